@@ -1,0 +1,90 @@
+/* tilelab datagen: the labs' size tables, deterministic dataset generation and dataset checking.
+ * The one public header of the datagen library (built on the harness library).
+ *
+ * A dataset is a folder in libwb's layout: input0.raw (A, m x k), input1.raw (B, k x n) and
+ * output.raw (the expected A*B, m x n, computed in double precision and rounded once to float).
+ */
+#ifndef TILELAB_DATAGEN_H
+#define TILELAB_DATAGEN_H
+
+#include "harness.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tl_size {
+    int m; /* rows of A and of the product */
+    int k; /* cols of A = rows of B */
+    int n; /* cols of B and of the product */
+} tl_size;
+
+/* Datasets with any dimension at or above this are "large": not shipped, written in binary on
+ * demand. */
+#define TL_LARGE_DIM 1024
+
+typedef struct tl_lab {
+    const char *id;      /* folder name, e.g. "02-tiled" */
+    const char *summary; /* what its size table covers, one line */
+    const tl_size *sizes;
+    int nsizes;
+} tl_lab;
+
+/* All labs in order (01 .. 05); the size tables live in lab_sizes.c and nowhere else. */
+const tl_lab *tl_labs(int *count);
+/* Finds a lab by its id ("02-tiled"), number ("02" or "2") or name ("tiled"); NULL if none. */
+const tl_lab *tl_lab_find(const char *name);
+bool tl_size_is_large(tl_size s);
+/* Parses "MxKxN" (rows A x cols A x cols B) or "N" (N x N x N). Returns -1 with err filled on
+ * malformed text or dimensions outside 1 .. 65536 whose matrices exceed TL_MAX_ELEMENTS. */
+int tl_size_parse(const char *text, tl_size *out, tl_error *err);
+
+/* Deterministic inputs: a seed, the size and the dataset's index pick the values; the same
+ * triple gives bit-identical matrices on any machine. Values are multiples of 2^-23 in [-1, 1). */
+void tl_fill_inputs(uint64_t seed, int index, tl_size size, tl_matrix *A, tl_matrix *B);
+
+typedef enum tl_write_outcome {
+    TL_WRITE_CREATED = 0,   /* the file did not exist */
+    TL_WRITE_UNCHANGED = 1, /* an identical file was already there */
+    TL_WRITE_REPLACED = 2   /* a different file was replaced (force) */
+} tl_write_outcome;
+
+typedef struct tl_gen_options {
+    uint64_t seed;
+    tl_format format;
+    bool force;   /* replace existing files whose content differs */
+    int threads;  /* <= 0: one per online CPU */
+} tl_gen_options;
+
+typedef struct tl_gen_result {
+    tl_write_outcome outcome; /* the strongest of the three files' outcomes */
+    double seconds;           /* generation and writing, wall clock */
+} tl_gen_result;
+
+/* Writes one dataset into `dir` (created if missing, parents too). Without `force`, an existing
+ * file with different content is left alone and the call fails naming it. */
+int tl_dataset_generate(const char *dir, int index, tl_size size, const tl_gen_options *opts,
+                        tl_gen_result *res, tl_error *err);
+
+typedef struct tl_dataset_check {
+    tl_size size;
+    tl_format format;          /* format of input0.raw */
+    bool ok;                   /* expected output agrees with the recomputed product */
+    int64_t bad;               /* elements of output.raw off by more than the allowed error */
+    double max_error_ratio;    /* max |expected - recomputed| / allowed */
+    char detail[256];          /* first bad element, when any */
+    double seconds;
+} tl_dataset_check;
+
+/* Parses the three files of a dataset folder, checks that the shapes form a product, recomputes
+ * A*B in double precision and checks output.raw against it: each element must be the float
+ * nearest the double result within one float rounding plus the double computation's own error
+ * bound. Returns -1 (err filled) for unreadable or malformed files or shapes that do not form a
+ * product; a wrong expected output is a successful call with ok = false. */
+int tl_dataset_check_dir(const char *dir, tl_dataset_check *res, int threads, tl_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILELAB_DATAGEN_H */

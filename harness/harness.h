@@ -1,0 +1,266 @@
+/* tilelab harness: the one public header of the harness library.
+ *
+ * Matrix I/O (libwb text and tilelab binary), result checking against the rigorous fp32
+ * dot-product error bound, host and kernel timing, logging, CUDA error checks and the run report
+ * (text or JSON). Usable from C11 and from CUDA C++ (.cu) files.
+ *
+ * Conventions: matrices are dense row-major float32. Functions that can fail return 0 on success
+ * and -1 on failure after filling a tl_error with one line that names the file, the place and
+ * what was expected. Nothing here exits the process except tl_cuda_check_ (see TL_CUDA_CHECK).
+ */
+#ifndef TILELAB_HARNESS_H
+#define TILELAB_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- exit statuses shared by every tilelab program ---------------------------------------- */
+enum {
+    TL_EXIT_OK = 0,          /* everything passed */
+    TL_EXIT_WRONG = 1,       /* ran, but a result is wrong */
+    TL_EXIT_BAD_INPUT = 2,   /* bad input file or bad command line */
+    TL_EXIT_CRASH = 3        /* build failure, CUDA error or crash */
+};
+
+/* ---- errors ---------------------------------------------------------------------------- */
+typedef struct tl_error {
+    char msg[768];
+} tl_error;
+
+/* printf-style; always returns -1 so callers can `return tl_error_set(err, ...)`. */
+int tl_error_set(tl_error *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* ---- logging ----------------------------------------------------------------------------- */
+typedef enum tl_log_level {
+    TL_LOG_FATAL = 0,
+    TL_LOG_ERROR,
+    TL_LOG_WARN,
+    TL_LOG_INFO,
+    TL_LOG_DEBUG,
+    TL_LOG_TRACE
+} tl_log_level;
+
+/* Messages above the threshold are dropped. The initial threshold is INFO, or the level named
+ * by the TILELAB_LOG environment variable (fatal, error, warn, info, debug, trace). */
+void tl_log_set_level(tl_log_level level);
+tl_log_level tl_log_get_level(void);
+/* Parses a level name (case-insensitive); returns -1 if it names none. */
+int tl_log_parse_level(const char *name, tl_log_level *out);
+const char *tl_log_level_name(tl_log_level level);
+/* Log lines go to stderr unless redirected (tests redirect them to a memory stream). */
+void tl_log_set_stream(FILE *stream);
+void tl_log(tl_log_level level, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* ---- matrices and their files ----------------------------------------------------------- */
+typedef struct tl_matrix {
+    int rows;
+    int cols;
+    float *data; /* rows*cols values, row-major; owned, release with tl_matrix_free */
+} tl_matrix;
+
+/* Largest matrix the harness reads or allocates: 2^28 elements (1 GiB of float32). Larger
+ * headers are rejected as bad input rather than attempted. */
+#define TL_MAX_ELEMENTS (((int64_t)1) << 28)
+
+typedef enum tl_format {
+    TL_FORMAT_TEXT = 0,  /* libwb raw text: "rows cols" (or "rows"), then the values */
+    TL_FORMAT_BINARY = 1 /* tilelab binary: 32-byte header, then little-endian float32 */
+} tl_format;
+
+/* Binary layout, all little-endian:
+ *   0  8 bytes  magic "TILELAB\0"
+ *   8  u32      version (1)
+ *  12  u32      element type (1 = float32)
+ *  16  u64      rows
+ *  24  u64      cols
+ *  32  rows*cols float32 values, row-major, nothing after them */
+#define TL_BINARY_MAGIC "TILELAB"
+#define TL_BINARY_VERSION 1u
+#define TL_BINARY_HEADER_BYTES 32
+
+/* Allocates a rows x cols matrix (uninitialized). Fails on non-positive or too large shapes. */
+int tl_matrix_alloc(tl_matrix *m, int rows, int cols, tl_error *err);
+void tl_matrix_free(tl_matrix *m);
+
+/* Reads a matrix file; the format is detected from the content (binary magic or text).
+ * Rejects: empty file, missing/non-numeric header, dimensions <= 0 or over TL_MAX_ELEMENTS,
+ * fewer or more values than the header says, non-numeric tokens (line and column given),
+ * NaN/Inf or out-of-range values, truncated binary payloads, unknown binary versions. */
+int tl_matrix_read(const char *path, tl_matrix *out, tl_error *err);
+/* Same, from bytes already in memory; `name` is used in error messages. */
+int tl_matrix_parse(const char *name, const void *bytes, size_t len, tl_matrix *out, tl_error *err);
+
+/* Writes atomically (a temporary file in the same folder, then rename), so a reader never sees
+ * half a file. Text uses 9 significant digits: every float32 reads back bit-identical. */
+int tl_matrix_write(const char *path, const tl_matrix *m, tl_format format, tl_error *err);
+
+/* ---- reference products in double precision ------------------------------------------------- */
+/* C = A*B (and/or S = |A|*|B|) for row-major float inputs, accumulated in double with k ascending
+ * for every element, so the result does not depend on blocking or thread count: the same inputs
+ * give bit-identical outputs on any machine. Either output may be NULL. Uses up to `threads`
+ * threads (<= 0: one per online CPU). */
+void tl_gemm_f64(int m, int k, int n, const float *A, const float *B, double *C, double *S,
+                 int threads);
+
+/* ---- result checking ------------------------------------------------------------------------ */
+/* u = 2^-24, the unit roundoff of float32; gamma_k = k*u / (1 - k*u). */
+double tl_gamma(int64_t k);
+
+typedef struct tl_mismatch {
+    int row, col;
+    float got;
+    float expected;
+    double bound; /* the allowed |got - expected| at this element */
+} tl_mismatch;
+
+#define TL_CHECK_FIRST_N 5
+
+typedef struct tl_check_report {
+    bool pass;
+    bool shape_mismatch;
+    int got_rows, got_cols, expected_rows, expected_cols;
+    int64_t checked;           /* elements compared */
+    int64_t bad;               /* elements over their bound (NaN/Inf included) */
+    int64_t nonfinite;         /* NaN or Inf in the output */
+    bool has_worst;
+    tl_mismatch worst;         /* largest |got-expected| / bound among the bad ones */
+    int nfirst;
+    tl_mismatch first[TL_CHECK_FIRST_N]; /* first bad ones in row-major order */
+    double max_error_ratio;    /* max |got-expected| / bound over all elements (< 1 means pass) */
+    char policy[96];           /* how the bound was computed, for the report */
+} tl_check_report;
+
+/* Checks got ~ A*B against `expected` (fl32 of the exact product). Element (i,j) passes iff
+ *   |got - expected| <= gamma_{k+1} * (|A|*|B|)_ij + (k+1) * 2^-126,
+ * i.e. Higham's bound for any fp32 summation order of the dot product, widened by one rounding
+ * for the expected value's own rounding, plus a tiny floor for exact zeros and underflow.
+ * NaN/Inf in `got` always fails. Never stops at the first bad element. Returns -1 only when the
+ * inputs' shapes do not form a product (err says which); a shape mismatch of `got` against
+ * `expected` is a failing report, not an error. */
+int tl_check_product(const tl_matrix *A, const tl_matrix *B, const tl_matrix *expected,
+                     const tl_matrix *got, tl_check_report *rep, tl_error *err);
+
+/* Element-wise check for results that are not a matrix product (used by the libwb
+ * compatibility layer when the inputs do not form A*B): |got - expected| <= 2^-20 * |expected|
+ * + 2^-126. */
+void tl_check_elementwise(const tl_matrix *expected, const tl_matrix *got, tl_check_report *rep);
+
+/* libwb's own rule, kept only to show why it is wrong: |got - expected| <= 0.2, stops at the
+ * first mismatch. Returns true when libwb would accept. */
+bool tl_check_libwb_absolute(const tl_matrix *expected, const tl_matrix *got);
+
+/* One paragraph: verdict, counts, worst element, first few; never longer than ~12 lines. */
+void tl_check_report_print(FILE *out, const tl_check_report *rep);
+
+/* ---- timing ----------------------------------------------------------------------------- */
+/* Seconds on CLOCK_MONOTONIC. Never synchronizes a device. */
+double tl_clock_now(void);
+
+typedef struct tl_stats {
+    int n;
+    double min, median, max, mean;
+} tl_stats;
+
+/* Summary of n samples (n >= 1); the samples are not reordered. The median of an even count is
+ * the mean of the two middle values. */
+void tl_stats_compute(const double *samples, int n, tl_stats *out);
+
+/* 2*m*k*n floating-point operations in `seconds`, in GFLOP/s (0 when seconds <= 0). */
+double tl_gflops(int64_t m, int64_t k, int64_t n, double seconds);
+
+/* Host phases of a run (import, copy, compute, ...), timed with tl_clock_now. */
+#define TL_MAX_PHASES 32
+typedef struct tl_phase {
+    char kind[16];
+    char name[96];
+    double start;
+    double seconds; /* < 0 while running */
+} tl_phase;
+
+typedef struct tl_phase_log {
+    int n;
+    tl_phase phases[TL_MAX_PHASES];
+} tl_phase_log;
+
+void tl_phase_log_init(tl_phase_log *log);
+/* Starts a phase; returns its index or -1 when the log is full. */
+int tl_phase_start(tl_phase_log *log, const char *kind, const char *name);
+/* Stops the most recent running phase with this kind and name; returns -1 if none runs. */
+int tl_phase_stop(tl_phase_log *log, const char *kind, const char *name);
+
+/* ---- GPU side (library tilelab_harness_cuda; links the CUDA runtime) ------------------------ */
+/* Ends the run with TL_EXIT_CRASH after printing "file:line: CUDA error NAME (text) in EXPR". */
+void tl_cuda_check_(int status, const char *expr, const char *file, int line);
+#define TL_CUDA_CHECK(expr) tl_cuda_check_((int)(expr), #expr, __FILE__, __LINE__)
+
+/* Fills `name` with the current device's name, or "no CUDA device" plus the reason; returns
+ * false when there is no usable device. Never exits. */
+bool tl_device_name(char *name, size_t size);
+/* True when at least one CUDA device is usable. */
+bool tl_gpu_available(void);
+
+typedef void (*tl_launch_fn)(void *ctx);
+
+typedef struct tl_kernel_timing_opts {
+    int warmup;      /* untimed launches first (default 1) */
+    int reps;        /* timed launches (default 10) */
+    bool flush_l2;   /* write a buffer the size of the device's L2 before each rep (default on) */
+} tl_kernel_timing_opts;
+
+typedef struct tl_kernel_timing {
+    tl_stats ms;     /* per-launch kernel time in milliseconds, from CUDA events */
+    size_t l2_flush_bytes;
+} tl_kernel_timing;
+
+void tl_kernel_timing_opts_default(tl_kernel_timing_opts *opts);
+
+/* Times `launch(ctx)` with CUDA events: warm-up, then `reps` timed launches. Before each launch
+ * the output buffer (device pointer `d_out`, `out_bytes` long) is refilled with a NaN pattern and
+ * L2 is flushed, so every rep does the whole job and the caller's check of the output after
+ * timing sees the last rep's result. Only the rep's own events are waited on. Returns -1 with
+ * err filled on a CUDA error (including a failed launch). */
+int tl_time_kernel(const tl_kernel_timing_opts *opts, tl_launch_fn launch, void *ctx, void *d_out,
+                   size_t out_bytes, tl_kernel_timing *out, tl_error *err);
+
+/* ---- the run report --------------------------------------------------------------------- */
+typedef struct tl_run_report {
+    char program[128];
+    char dataset[256];
+    char device[128];
+    int m, k, n;               /* product shape, 0 when unknown */
+    bool checked;
+    tl_check_report check;
+    tl_phase_log phases;
+    bool kernel_timed;
+    tl_kernel_timing kernel;
+} tl_run_report;
+
+void tl_run_report_init(tl_run_report *r, const char *program);
+/* "pass", "fail" or "unchecked". */
+const char *tl_run_report_verdict(const tl_run_report *r);
+/* GFLOP/s from the kernel's median time, 0 if untimed or shape unknown. */
+double tl_run_report_gflops(const tl_run_report *r);
+/* One JSON document (a malloc'd string, free() it): verdict, mismatch summary, timings, GFLOPS,
+ * device. Returns NULL only if memory runs out. */
+char *tl_run_report_json(const tl_run_report *r);
+void tl_run_report_print(FILE *out, const tl_run_report *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILELAB_HARNESS_H */
