@@ -1,1 +1,181 @@
-/* placeholder: being written */
+/* tilelab bench: figures for the dataset tools (generation, import, checking). */
+#include "cli.h"
+
+#include <dirent.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char usage[] =
+    "usage: ./tilelab bench [datasets] [--size N] [--reps R] [--threads T]\n"
+    "\n"
+    "Measures and prints figures; nothing here is a pass/fail test, but each line shows its target.\n"
+    "  datasets      (default) generate an NxNxN dataset in binary, import it (binary and text),\n"
+    "                check it, and run the harness's error-bound check on it\n"
+    "  --size N      matrix size (default 2048)\n"
+    "  --reps R      repetitions of each import, median reported (default 5)\n"
+    "  --threads T   threads for the reference products (default: one per CPU)\n";
+
+static int file_size_mb(const char *path, double *mb)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -1;
+    *mb = (double)st.st_size / 1e6;
+    return 0;
+}
+
+/* Median seconds of `reps` reads of one file. */
+static int time_reads(const char *path, int reps, double *median, tl_matrix *keep, tl_error *err)
+{
+    double samples[64];
+    for (int i = 0; i < reps; i++) {
+        tl_matrix m;
+        double t0 = tl_clock_now();
+        if (tl_matrix_read(path, &m, err) != 0)
+            return -1;
+        samples[i] = tl_clock_now() - t0;
+        if (i == reps - 1 && keep)
+            *keep = m;
+        else
+            tl_matrix_free(&m);
+    }
+    tl_stats s;
+    tl_stats_compute(samples, reps, &s);
+    *median = s.median;
+    return 0;
+}
+
+static void remove_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char path[PATH_MAX];
+    for (struct dirent *e; (e = readdir(d));) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            remove_tree(path);
+        else
+            unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+static void row(const char *what, double value, const char *unit, const char *target, bool met)
+{
+    printf("  %-40s %10.3f %-8s %-14s %s\n", what, value, unit, target,
+           target[0] ? (met ? "met" : "MISSED") : "");
+}
+
+static int bench_datasets(int size, int reps, int threads)
+{
+    char dir[] = "/tmp/tilelab-bench-XXXXXX";
+    if (!mkdtemp(dir))
+        return cli_fail("bench: cannot make a temporary folder under /tmp");
+    char ds[64], a_bin[128], a_txt[128];
+    snprintf(ds, sizeof ds, "%s/ds", dir);
+    snprintf(a_bin, sizeof a_bin, "%s/input0.raw", ds);
+    snprintf(a_txt, sizeof a_txt, "%s/a.txt", dir);
+    tl_error err;
+    int rc = TL_EXIT_OK;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("dataset tools, %dx%dx%d, %ld CPU(s), %d thread(s):\n", size, size, size, cpus,
+           threads > 0 ? threads : (int)cpus);
+    printf("  %-40s %10s %-8s %-14s\n", "what", "value", "unit", "target");
+
+    tl_gen_options g = {1, TL_FORMAT_BINARY, false, threads};
+    tl_gen_result gen;
+    tl_matrix A = {0, 0, NULL};
+    tl_dataset_check chk;
+    double t, mb;
+    if (tl_dataset_generate(ds, 0, (tl_size){size, size, size}, &g, &gen, &err) != 0)
+        goto fail;
+    row("generate dataset (binary, 3 files)", gen.seconds, "s", size == 2048 ? "< 10 s" : "",
+        gen.seconds < 10);
+
+    if (time_reads(a_bin, reps, &t, &A, &err) != 0 || file_size_mb(a_bin, &mb) != 0)
+        goto fail;
+    row("binary import (median)", mb / 1e3 / t, "GB/s", ">= 1 GB/s", mb / 1e3 / t >= 1);
+
+    double t0 = tl_clock_now();
+    if (tl_matrix_write(a_txt, &A, TL_FORMAT_TEXT, &err) != 0)
+        goto fail;
+    double write_s = tl_clock_now() - t0;
+    file_size_mb(a_txt, &mb);
+    row("text export", mb / write_s, "MB/s", "", false);
+    if (time_reads(a_txt, reps > 3 ? 3 : reps, &t, NULL, &err) != 0)
+        goto fail;
+    row("text import (median)", mb / t, "MB/s", "", false);
+    row("text import (median)", (double)size * size / t / 1e6, "Mvalue/s", "", false);
+
+    if (tl_dataset_check_dir(ds, &chk, threads, &err) != 0)
+        goto fail;
+    row("check-dataset (parse + recompute)", chk.seconds, "s", "", false);
+    if (!chk.ok) {
+        printf("  the generated dataset failed its own check: %s\n", chk.detail);
+        rc = TL_EXIT_WRONG;
+    }
+
+    tl_matrix B, C;
+    snprintf(a_bin, sizeof a_bin, "%s/input1.raw", ds);
+    if (tl_matrix_read(a_bin, &B, &err) != 0)
+        goto fail;
+    snprintf(a_bin, sizeof a_bin, "%s/output.raw", ds);
+    if (tl_matrix_read(a_bin, &C, &err) != 0) {
+        tl_matrix_free(&B);
+        goto fail;
+    }
+    tl_check_report rep;
+    t0 = tl_clock_now();
+    int ck = tl_check_product(&A, &B, &C, &C, &rep, &err);
+    row("error-bound check of a result", tl_clock_now() - t0, "s", "", false);
+    tl_matrix_free(&B);
+    tl_matrix_free(&C);
+    if (ck != 0)
+        goto fail;
+    tl_matrix_free(&A);
+    remove_tree(dir);
+    return rc;
+fail:
+    tl_matrix_free(&A);
+    remove_tree(dir);
+    return cli_fail("bench: %s", err.msg);
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"size", required_argument, NULL, 'n'},
+                                             {"reps", required_argument, NULL, 'r'},
+                                             {"threads", required_argument, NULL, 't'},
+                                             {NULL, 0, NULL, 0}};
+    int size = 2048, reps = 5, threads = 0, c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        int bad = 0;
+        switch (c) {
+        case 'n': bad = cli_parse_int("--size", optarg, 1, 8192, &size); break;
+        case 'r': bad = cli_parse_int("--reps", optarg, 1, 64, &reps); break;
+        case 't': bad = cli_parse_int("--threads", optarg, 1, 1024, &threads); break;
+        default:
+            return cli_fail("bench: unknown or incomplete option \"%s\" (see --help)",
+                            argv[optind - 1]);
+        }
+        if (bad)
+            return TL_EXIT_BAD_INPUT;
+    }
+    for (int i = optind; i < argc; i++)
+        if (strcmp(argv[i], "datasets") != 0)
+            return cli_fail("bench: no suite \"%s\" (suites: datasets)", argv[i]);
+    return bench_datasets(size, reps, threads);
+}
+
+const cli_command cmd_bench = {"bench", "print performance figures (dataset tools)", usage, run};

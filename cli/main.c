@@ -1,1 +1,119 @@
-int main(void) { return 0; }
+/* tilelab-cli: the program behind ./tilelab. The shell front door handles set-up and `test`;
+ * everything else arrives here as `tilelab-cli COMMAND [ARGS...]`. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const cli_command *const commands[] = {&cmd_datasets, &cmd_check_dataset, &cmd_bench};
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
+int cli_fail(const char *fmt, ...)
+{
+    fflush(stdout);
+    fputs("tilelab: error: ", stderr);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return TL_EXIT_BAD_INPUT;
+}
+
+bool cli_wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            return true;
+        if (strcmp(argv[i], "--") == 0)
+            break;
+    }
+    return false;
+}
+
+const char *cli_root(void)
+{
+    const char *root = getenv("TILELAB_ROOT");
+    return root && *root ? root : ".";
+}
+
+int cli_parse_int(const char *option, const char *text, int min, int max, int *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < min || v > max) {
+        cli_fail("%s expects a whole number from %d to %d, got \"%s\"", option, min, max, text);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+void cli_print_check_line(const char *dir, const tl_dataset_check *res)
+{
+    const char *format = res->format == TL_FORMAT_BINARY ? "binary" : "text";
+    if (res->ok)
+        printf("%s: ok (%dx%dx%d, %s, largest error %.2g of allowed, %.2f s)\n", dir, res->size.m,
+               res->size.k, res->size.n, format, res->max_error_ratio, res->seconds);
+    else
+        printf("%s: WRONG expected output: %lld element(s) off; %s (%dx%dx%d, %s)\n", dir,
+               (long long)res->bad, res->detail, res->size.m, res->size.k, res->size.n, format);
+}
+
+static void print_overview(FILE *out)
+{
+    fprintf(out,
+            "tilelab %s: a lab kit for tiled matrix multiplication in CUDA C\n\n"
+            "usage: ./tilelab COMMAND [ARGS...]   (./tilelab COMMAND --help for details)\n\n"
+            "commands:\n"
+            "  %-14s %s\n",
+            TILELAB_VERSION, "test", "build everything and run the whole test suite");
+    for (int i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  %-14s %s\n", commands[i]->name, commands[i]->summary);
+    fprintf(out, "  %-14s %s\n\n", "help", "this overview, or `help COMMAND` for one command");
+    fprintf(out, "exit status: 0 ok, 1 a result or dataset is wrong, 2 bad input or usage,\n"
+                 "3 a build failure, CUDA error or crash\n");
+}
+
+static const cli_command *find(const char *name)
+{
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i]->name, name) == 0)
+            return commands[i];
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_overview(stderr);
+        return TL_EXIT_BAD_INPUT;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "help") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        if (argc > 2 && strcmp(name, "help") == 0) {
+            const cli_command *cmd = find(argv[2]);
+            if (!cmd)
+                return cli_fail("no command \"%s\" (see ./tilelab help)", argv[2]);
+            fputs(cmd->usage, stdout);
+            return TL_EXIT_OK;
+        }
+        print_overview(stdout);
+        return TL_EXIT_OK;
+    }
+    if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+        printf("tilelab %s\n", TILELAB_VERSION);
+        return TL_EXIT_OK;
+    }
+    const cli_command *cmd = find(name);
+    if (!cmd)
+        return cli_fail("no command \"%s\" (see ./tilelab help)", name);
+    if (cli_wants_help(argc - 1, argv + 1)) {
+        fputs(cmd->usage, stdout);
+        return TL_EXIT_OK;
+    }
+    return cmd->run(argc - 1, argv + 1);
+}

@@ -36,11 +36,13 @@ const tl_lab *tl_labs(int *count);
 const tl_lab *tl_lab_find(const char *name);
 bool tl_size_is_large(tl_size s);
 /* Parses "MxKxN" (rows A x cols A x cols B) or "N" (N x N x N). Returns -1 with err filled on
- * malformed text or dimensions outside 1 .. 65536 whose matrices exceed TL_MAX_ELEMENTS. */
+ * malformed text, dimensions outside 1 .. 65536, or sizes whose matrices exceed
+ * TL_MAX_ELEMENTS. */
 int tl_size_parse(const char *text, tl_size *out, tl_error *err);
 
 /* Deterministic inputs: a seed, the size and the dataset's index pick the values; the same
- * triple gives bit-identical matrices on any machine. Values are multiples of 2^-23 in [-1, 1). */
+ * triple gives bit-identical matrices on any machine. Values are multiples of 2^-23 in [-1, 1).
+ * A and B must already be allocated as m x k and k x n. */
 void tl_fill_inputs(uint64_t seed, int index, tl_size size, tl_matrix *A, tl_matrix *B);
 
 typedef enum tl_write_outcome {

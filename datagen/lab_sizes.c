@@ -1,1 +1,186 @@
-/* placeholder: being written */
+/* The labs and their dataset sizes. This table is the only place they are written down: the
+ * dataset tools, the CLI and the tests all read it from here.
+ *
+ * Every table lists its small sizes first (shipped as text) and then its large ones (any
+ * dimension >= TL_LARGE_DIM, generated in binary on demand).
+ */
+#include "datagen.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#define SQ(w) {(w), (w), (w)}
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* One thread per output element with a bounds check: odd widths leave idle threads in the last
+ * block, 1 exercises the degenerate grid. */
+static const tl_size basic_sizes[] = {
+    SQ(1), SQ(7), SQ(16), SQ(33), SQ(64), SQ(100), SQ(128),
+    SQ(1024), SQ(2048),
+};
+
+/* The kernel assumes Width is a multiple of TILE_WIDTH; multiples of 32 suit both 16 and 32. */
+static const tl_size tiled_sizes[] = {
+    SQ(32), SQ(64), SQ(96), SQ(128), SQ(256),
+    SQ(1024), SQ(2048),
+};
+
+/* Widths that are not multiples of any tile width (primes, one off a power of two) catch a
+ * missing or wrong boundary check in either the loads or the store. */
+static const tl_size arbitrary_sizes[] = {
+    SQ(1), SQ(2), SQ(15), SQ(17), SQ(31), SQ(33), SQ(97), SQ(100), SQ(127), SQ(257),
+    SQ(1031), SQ(2047),
+};
+
+/* j x k times k x l: every way of confusing the three dimensions shows up as a wrong result.
+ * 16x16x16 .. 191x19x241 are the teaching kit's nine sizes for its tiled lab. */
+static const tl_size rectangular_sizes[] = {
+    {1, 1, 1},
+    {1, 64, 1},
+    {64, 1, 64},   /* k = 1: one term per dot product */
+    {1, 100, 37},  /* a single row of A */
+    {37, 100, 1},  /* a single column of B */
+    {16, 16, 16},
+    {64, 64, 64},
+    {64, 128, 64},
+    {112, 48, 16},
+    {84, 84, 84},
+    {80, 99, 128},
+    {67, 53, 64},
+    {29, 117, 85},
+    {191, 19, 241},
+    {17, 33, 15},
+    {200, 3, 500},
+    {500, 300, 2},
+    {1024, 2048, 512},
+    {2048, 1, 2048},
+    {1, 2048, 1024},
+};
+
+/* The same tiled kernel for any shape; the point is shared-memory padding, so the sizes
+ * include shapes that stress the column reads of the B tile. */
+static const tl_size bank_sizes[] = {
+    {32, 32, 32},
+    {64, 64, 64},
+    {67, 53, 64},
+    {191, 19, 241},
+    {256, 256, 256},
+    {1024, 1024, 1024},
+    {2048, 2048, 2048},
+};
+
+static const tl_lab lab_table[] = {
+    {"01-basic", "square Width, one thread per output element with a bounds check",
+     basic_sizes, COUNT(basic_sizes)},
+    {"02-tiled", "square Width, a multiple of 32 so TILE_WIDTH 16 and 32 both divide it",
+     tiled_sizes, COUNT(tiled_sizes)},
+    {"03-arbitrary", "square Width of any value, primes included: boundary checks",
+     arbitrary_sizes, COUNT(arbitrary_sizes)},
+    {"04-rectangular", "j x k times k x l, degenerate rows, columns and k = 1 included",
+     rectangular_sizes, COUNT(rectangular_sizes)},
+    {"05-bank-conflicts", "tiled kernel for any j x k times k x l, measured with and without padding",
+     bank_sizes, COUNT(bank_sizes)},
+};
+
+const tl_lab *tl_labs(int *count)
+{
+    if (count)
+        *count = COUNT(lab_table);
+    return lab_table;
+}
+
+static bool all_digits(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return false;
+    return true;
+}
+
+const tl_lab *tl_lab_find(const char *name)
+{
+    if (!name || !*name)
+        return NULL;
+    if (all_digits(name)) {
+        /* "2" and "02" (and "002") name the second lab; a long digit string names none. */
+        while (name[0] == '0' && name[1])
+            name++;
+        if (strlen(name) > 2)
+            return NULL;
+        int number = 0;
+        for (; *name; name++)
+            number = number * 10 + (*name - '0');
+        return number >= 1 && number <= COUNT(lab_table) ? &lab_table[number - 1] : NULL;
+    }
+    for (int i = 0; i < COUNT(lab_table); i++) {
+        const char *dash = strchr(lab_table[i].id, '-');
+        if (strcasecmp(name, lab_table[i].id) == 0 || (dash && strcasecmp(name, dash + 1) == 0))
+            return &lab_table[i];
+    }
+    return NULL;
+}
+
+bool tl_size_is_large(tl_size s)
+{
+    return s.m >= TL_LARGE_DIM || s.k >= TL_LARGE_DIM || s.n >= TL_LARGE_DIM;
+}
+
+#define TL_MAX_DIM 65536
+
+/* Reads one dimension: decimal digits only (no sign, no spaces), at most TL_MAX_DIM. Returns
+ * the position after it, or NULL. */
+static const char *parse_dim(const char *s, int *out)
+{
+    if (!isdigit((unsigned char)*s))
+        return NULL;
+    long v = 0;
+    for (; isdigit((unsigned char)*s); s++) {
+        v = v * 10 + (*s - '0');
+        if (v > TL_MAX_DIM)
+            return NULL;
+    }
+    *out = (int)v;
+    return s;
+}
+
+int tl_size_parse(const char *text, tl_size *out, tl_error *err)
+{
+    if (!text || !*text)
+        return tl_error_set(err, "size: empty; expected MxKxN (e.g. 64x128x32) or N");
+    int dims[3];
+    int count = 0;
+    const char *s = text;
+    for (;;) {
+        const char *next = parse_dim(s, &dims[count]);
+        if (!next) {
+            if (isdigit((unsigned char)*s))
+                return tl_error_set(err, "size '%s': a dimension is over %d", text, TL_MAX_DIM);
+            return tl_error_set(err, "size '%s': expected MxKxN (e.g. 64x128x32) or N, with "
+                                     "dimensions 1..%d", text, TL_MAX_DIM);
+        }
+        count++;
+        s = next;
+        if (*s == '\0')
+            break;
+        if ((*s != 'x' && *s != 'X') || count == 3)
+            return tl_error_set(err, "size '%s': unexpected '%c' at position %d; expected "
+                                     "MxKxN or N", text, *s, (int)(s - text) + 1);
+        s++;
+    }
+    if (count == 2)
+        return tl_error_set(err, "size '%s': two dimensions given; expected MxKxN or N", text);
+    tl_size z = count == 1 ? (tl_size){dims[0], dims[0], dims[0]}
+                           : (tl_size){dims[0], dims[1], dims[2]};
+    if (z.m < 1 || z.k < 1 || z.n < 1)
+        return tl_error_set(err, "size '%s': dimensions must be 1..%d", text, TL_MAX_DIM);
+    const int64_t a = (int64_t)z.m * z.k, b = (int64_t)z.k * z.n, c = (int64_t)z.m * z.n;
+    const int64_t big = a > b ? (a > c ? a : c) : (b > c ? b : c);
+    if (big > TL_MAX_ELEMENTS)
+        return tl_error_set(err, "size '%s': a matrix would have %lld elements, over the limit "
+                                 "of %lld", text, (long long)big, (long long)TL_MAX_ELEMENTS);
+    *out = z;
+    return 0;
+}

@@ -1,1 +1,190 @@
-/* placeholder: being written */
+#include "harness.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Unit roundoff of float32 (round to nearest). */
+#define U32 0x1p-24
+/* Smallest normal float32: an upper bound on the absolute error of one operation whose result
+ * underflows, also when the GPU flushes subnormals to zero (-ftz). */
+#define FLT_NORMAL_MIN 0x1p-126
+
+double tl_gamma(int64_t k)
+{
+    double ku = (double)k * U32;
+    if (ku >= 1.0)
+        return INFINITY;
+    return ku / (1.0 - ku);
+}
+
+static void report_reset(tl_check_report *rep)
+{
+    memset(rep, 0, sizeof *rep);
+}
+
+/* Records one element that failed its bound. `ratio` orders the worst (NaN/Inf count as
+ * infinitely wrong, so the first of them stays the worst). */
+static void note_bad(tl_check_report *rep, int row, int col, float got, float expected,
+                     double bound, double ratio, double *worst_ratio)
+{
+    tl_mismatch mm = {row, col, got, expected, bound};
+    rep->bad++;
+    if (rep->nfirst < TL_CHECK_FIRST_N)
+        rep->first[rep->nfirst++] = mm;
+    if (!rep->has_worst || ratio > *worst_ratio) {
+        rep->has_worst = true;
+        rep->worst = mm;
+        *worst_ratio = ratio;
+    }
+}
+
+static bool shapes_differ(const tl_matrix *expected, const tl_matrix *got, tl_check_report *rep)
+{
+    rep->got_rows = got->rows;
+    rep->got_cols = got->cols;
+    rep->expected_rows = expected->rows;
+    rep->expected_cols = expected->cols;
+    if (got->rows == expected->rows && got->cols == expected->cols && got->data)
+        return false;
+    rep->shape_mismatch = true;
+    rep->pass = false;
+    return true;
+}
+
+/* Compares every element against its own bound; bounds come from bound_of(i) so the product
+ * and element-wise rules share the bookkeeping. */
+typedef double (*bound_fn)(const void *ctx, int64_t index, float expected);
+
+static void compare_all(const tl_matrix *expected, const tl_matrix *got, bound_fn bound_of,
+                        const void *ctx, tl_check_report *rep)
+{
+    double worst_ratio = 0;
+    int64_t count = (int64_t)expected->rows * expected->cols;
+    for (int64_t i = 0; i < count; i++) {
+        float g = got->data[i], e = expected->data[i];
+        double bound = bound_of(ctx, i, e);
+        int row = (int)(i / expected->cols), col = (int)(i % expected->cols);
+        if (!isfinite(g)) {
+            rep->nonfinite++;
+            rep->max_error_ratio = INFINITY;
+            note_bad(rep, row, col, g, e, bound, INFINITY, &worst_ratio);
+            continue;
+        }
+        double diff = fabs((double)g - (double)e);
+        double ratio = bound > 0 ? diff / bound : (diff > 0 ? INFINITY : 0);
+        if (ratio > rep->max_error_ratio)
+            rep->max_error_ratio = ratio;
+        if (diff > bound)
+            note_bad(rep, row, col, g, e, bound, ratio, &worst_ratio);
+    }
+    rep->checked = count;
+    rep->pass = rep->bad == 0;
+}
+
+typedef struct product_bound {
+    const double *abs_product; /* (|A||B|)ij */
+    double gamma;
+    double floor;
+} product_bound;
+
+static double product_bound_of(const void *ctx, int64_t index, float expected)
+{
+    (void)expected;
+    const product_bound *pb = ctx;
+    /* The factor 1 + 2^-40 covers the rounding of |A||B| itself, computed in double. */
+    return pb->gamma * pb->abs_product[index] * (1.0 + 0x1p-40) + pb->floor;
+}
+
+int tl_check_product(const tl_matrix *A, const tl_matrix *B, const tl_matrix *expected,
+                     const tl_matrix *got, tl_check_report *rep, tl_error *err)
+{
+    report_reset(rep);
+    if (A->cols != B->rows)
+        return tl_error_set(err, "inputs do not form a product: A is %d x %d, B is %d x %d",
+                            A->rows, A->cols, B->rows, B->cols);
+    if (expected->rows != A->rows || expected->cols != B->cols)
+        return tl_error_set(err,
+                            "expected output is %d x %d but A (%d x %d) times B (%d x %d) is "
+                            "%d x %d",
+                            expected->rows, expected->cols, A->rows, A->cols, B->rows, B->cols,
+                            A->rows, B->cols);
+    int64_t k = A->cols;
+    /* Higham: any fp32 summation order of a length-k dot product is within gamma_k |x|.|y| of
+     * the exact value; the expected file holds the exact value rounded once more (u |exact| <=
+     * u |x|.|y|), and gamma_k + u <= gamma_{k+1}. */
+    snprintf(rep->policy, sizeof rep->policy,
+             "|got-expected| <= gamma_%lld*(|A||B|)ij + %lld*2^-126",
+             (long long)(k + 1), (long long)(k + 1));
+    if (shapes_differ(expected, got, rep))
+        return 0;
+    size_t count = (size_t)expected->rows * (size_t)expected->cols;
+    double *abs_product = malloc(count * sizeof *abs_product);
+    if (!abs_product)
+        return tl_error_set(err, "out of memory computing the error bound (%zu elements)", count);
+    tl_gemm_f64(A->rows, A->cols, B->cols, A->data, B->data, NULL, abs_product, 0);
+    product_bound pb = {abs_product, tl_gamma(k + 1), (double)(k + 1) * FLT_NORMAL_MIN};
+    compare_all(expected, got, product_bound_of, &pb, rep);
+    free(abs_product);
+    return 0;
+}
+
+static double relative_bound_of(const void *ctx, int64_t index, float expected)
+{
+    (void)ctx;
+    (void)index;
+    return 0x1p-20 * fabs((double)expected) + FLT_NORMAL_MIN;
+}
+
+void tl_check_elementwise(const tl_matrix *expected, const tl_matrix *got, tl_check_report *rep)
+{
+    report_reset(rep);
+    snprintf(rep->policy, sizeof rep->policy, "|got-expected| <= 2^-20*|expected| + 2^-126");
+    if (shapes_differ(expected, got, rep))
+        return;
+    compare_all(expected, got, relative_bound_of, NULL, rep);
+}
+
+bool tl_check_libwb_absolute(const tl_matrix *expected, const tl_matrix *got)
+{
+    if (expected->rows != got->rows || expected->cols != got->cols)
+        return false;
+    int64_t count = (int64_t)expected->rows * expected->cols;
+    for (int64_t i = 0; i < count; i++) {
+        if (fabs((double)got->data[i] - (double)expected->data[i]) > 0.2)
+            return false;
+    }
+    return true;
+}
+
+static void print_mismatch(FILE *out, const char *label, const tl_mismatch *m)
+{
+    fprintf(out, "%s(row %d, col %d): got %.9g, expected %.9g, |diff| %.3g > bound %.3g\n", label,
+            m->row, m->col, (double)m->got, (double)m->expected,
+            fabs((double)m->got - (double)m->expected), m->bound);
+}
+
+void tl_check_report_print(FILE *out, const tl_check_report *rep)
+{
+    if (rep->shape_mismatch) {
+        fprintf(out, "FAIL: output is %d x %d, expected %d x %d\n", rep->got_rows, rep->got_cols,
+                rep->expected_rows, rep->expected_cols);
+        return;
+    }
+    if (rep->pass) {
+        fprintf(out, "PASS: all %lld elements within the fp32 error bound (largest error %.3g of "
+                     "its bound)\n",
+                (long long)rep->checked, rep->max_error_ratio);
+        return;
+    }
+    fprintf(out, "FAIL: %lld of %lld elements wrong", (long long)rep->bad,
+            (long long)rep->checked);
+    if (rep->nonfinite)
+        fprintf(out, " (%lld NaN/Inf)", (long long)rep->nonfinite);
+    fputc('\n', out);
+    if (rep->has_worst)
+        print_mismatch(out, "  worst ", &rep->worst);
+    for (int i = 0; i < rep->nfirst; i++)
+        print_mismatch(out, i == 0 ? "  first " : "        ", &rep->first[i]);
+    fprintf(out, "  rule: %s\n", rep->policy);
+}

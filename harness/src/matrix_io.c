@@ -1,1 +1,643 @@
-/* placeholder: being written */
+/* Matrix files: libwb raw text and tilelab binary, told apart by content (the binary magic),
+ * never by the file name. Bad input always ends in one line naming the file, the place and what
+ * was expected; nothing here reads past the bytes it was given (they are not NUL-terminated). */
+#include "harness.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Longer tokens cannot be a sensible number; the cap also bounds the copy made for strtof. */
+#define TOKEN_MAX 64
+/* How much of a file name or token goes into a message, so it stays one readable line. */
+#define SHOW_MAX 200
+#define SHOW_TOKEN_MAX 40
+
+static const unsigned char k_magic[8] = {'T', 'I', 'L', 'E', 'L', 'A', 'B', '\0'};
+
+/* Copies `s` (n bytes) for display, escaping bytes that could break the one-line message or
+ * a terminal (control characters, quotes, non-ASCII), and eliding what does not fit. */
+static const char *show(char *buf, size_t size, const char *s, size_t n, size_t max_shown)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (i >= max_shown || o + 8 >= size) {
+            memcpy(buf + o, "...", 4);
+            return buf;
+        }
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+            buf[o++] = (char)c;
+        } else {
+            buf[o++] = '\\';
+            buf[o++] = 'x';
+            buf[o++] = hex[c >> 4];
+            buf[o++] = hex[c & 15];
+        }
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+#define NAME_BUF (SHOW_MAX + 16)
+
+static const char *show_name(char buf[NAME_BUF], const char *name)
+{
+    if (!name)
+        name = "<memory>";
+    return show(buf, NAME_BUF, name, strlen(name), SHOW_MAX);
+}
+
+/* ---- allocation -------------------------------------------------------------------------- */
+
+int tl_matrix_alloc(tl_matrix *m, int rows, int cols, tl_error *err)
+{
+    *m = (tl_matrix){0, 0, NULL};
+    if (rows <= 0 || cols <= 0)
+        return tl_error_set(err, "cannot allocate a %d x %d matrix: both dimensions must be "
+                                 "positive", rows, cols);
+    int64_t n = (int64_t)rows * cols;
+    if (n > TL_MAX_ELEMENTS)
+        return tl_error_set(err, "cannot allocate a %d x %d matrix: %lld elements, over the "
+                                 "limit of %lld (TL_MAX_ELEMENTS, 1 GiB of float32)",
+                            rows, cols, (long long)n, (long long)TL_MAX_ELEMENTS);
+    float *data = malloc((size_t)n * sizeof *data);
+    if (!data)
+        return tl_error_set(err, "cannot allocate a %d x %d matrix (%lld bytes): out of memory",
+                            rows, cols, (long long)n * (long long)sizeof *data);
+    m->rows = rows;
+    m->cols = cols;
+    m->data = data;
+    return 0;
+}
+
+void tl_matrix_free(tl_matrix *m)
+{
+    if (!m)
+        return;
+    free(m->data);
+    *m = (tl_matrix){0, 0, NULL};
+}
+
+/* tl_matrix_alloc, with the file name in front of its message. */
+static int alloc_named(const char *nm, tl_matrix *m, int rows, int cols, tl_error *err)
+{
+    tl_error e;
+    if (tl_matrix_alloc(m, rows, cols, &e) == 0)
+        return 0;
+    return tl_error_set(err, "%s: %s", nm, e.msg);
+}
+
+/* ---- byte order -------------------------------------------------------------------------- */
+
+static bool host_is_little_endian(void)
+{
+    const uint16_t one = 1;
+    return *(const unsigned char *)&one == 1;
+}
+
+static uint64_t load_le(const unsigned char *p, int bytes)
+{
+    uint64_t v = 0;
+    for (int i = bytes - 1; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static void store_le(unsigned char *p, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++, v >>= 8)
+        p[i] = (unsigned char)v;
+}
+
+static bool bits_nonfinite(uint32_t u)
+{
+    return (u & 0x7f800000u) == 0x7f800000u;
+}
+
+/* ---- binary ------------------------------------------------------------------------------- */
+
+static int check_binary_dim(const char *nm, const char *what, uint64_t v, tl_error *err)
+{
+    if (v == 0 || v > INT_MAX)
+        return tl_error_set(err, "%s: binary header: number of %s must be a positive integer "
+                                 "<= %d, found %llu", nm, what, INT_MAX, (unsigned long long)v);
+    return 0;
+}
+
+/* Checks the 32-byte header against a file of `len` bytes and allocates the matrix. */
+static int open_binary(const char *nm, const unsigned char *b, size_t len, tl_matrix *m,
+                       tl_error *err)
+{
+    if (len < TL_BINARY_HEADER_BYTES)
+        return tl_error_set(err, "%s: truncated binary header: %zu bytes, needs %d", nm, len,
+                            TL_BINARY_HEADER_BYTES);
+    uint32_t version = (uint32_t)load_le(b + 8, 4), type = (uint32_t)load_le(b + 12, 4);
+    uint64_t rows = load_le(b + 16, 8), cols = load_le(b + 24, 8);
+    if (version != TL_BINARY_VERSION)
+        return tl_error_set(err, "%s: unsupported binary version %u (this tilelab reads "
+                                 "version %u)", nm, (unsigned)version, TL_BINARY_VERSION);
+    if (type != 1)
+        return tl_error_set(err, "%s: unsupported binary element type %u (this tilelab reads "
+                                 "type 1 = float32)", nm, (unsigned)type);
+    if (check_binary_dim(nm, "rows", rows, err) || check_binary_dim(nm, "columns", cols, err))
+        return -1;
+    /* Both are <= INT_MAX, so the product fits in int64. */
+    int64_t n = (int64_t)rows * (int64_t)cols;
+    if (n > TL_MAX_ELEMENTS)
+        return tl_error_set(err, "%s: binary header: matrix %llu x %llu has %lld elements, over "
+                                 "the limit of %lld (TL_MAX_ELEMENTS, 1 GiB of float32)",
+                            nm, (unsigned long long)rows, (unsigned long long)cols, (long long)n,
+                            (long long)TL_MAX_ELEMENTS);
+    size_t have = len - TL_BINARY_HEADER_BYTES, need = (size_t)n * 4;
+    if (have < need)
+        return tl_error_set(err, "%s: truncated binary payload: %zu bytes of data, header says "
+                                 "%llu x %llu float32 needs %zu", nm, have,
+                            (unsigned long long)rows, (unsigned long long)cols, need);
+    if (have > need)
+        return tl_error_set(err, "%s: %zu trailing bytes after the binary payload (header says "
+                                 "%llu x %llu float32 = %zu bytes)", nm, have - need,
+                            (unsigned long long)rows, (unsigned long long)cols, need);
+    return alloc_named(nm, m, (int)rows, (int)cols, err);
+}
+
+/* m->data holds the raw little-endian payload: turn it into host floats and refuse NaN/Inf.
+ * Hands the matrix to *out, or frees it on error. */
+static int finish_binary(const char *nm, tl_matrix *m, tl_matrix *out, tl_error *err)
+{
+    int64_t n = (int64_t)m->rows * m->cols;
+    if (!host_is_little_endian()) {
+        for (int64_t i = 0; i < n; i++) {
+            unsigned char b[4];
+            memcpy(b, &m->data[i], 4);
+            uint32_t u = (uint32_t)load_le(b, 4);
+            memcpy(&m->data[i], &u, 4);
+        }
+    }
+    /* The scan looks at bits, not isfinite(), so it holds under -ffinite-math-only too. It ORs
+     * a block at a time so the common all-finite case is a branch-free, vectorizable loop. */
+    for (int64_t start = 0; start < n; start += 4096) {
+        int64_t end = n - start < 4096 ? n : start + 4096;
+        uint32_t bad = 0;
+        for (int64_t i = start; i < end; i++) {
+            uint32_t u;
+            memcpy(&u, &m->data[i], 4);
+            bad |= (uint32_t)bits_nonfinite(u);
+        }
+        for (int64_t i = start; bad && i < end; i++) {
+            uint32_t u;
+            memcpy(&u, &m->data[i], 4);
+            if (bits_nonfinite(u)) {
+                const char *what = (u & 0x007fffffu) ? "nan" : (u >> 31) ? "-inf" : "inf";
+                long long row = (long long)(i / m->cols), col = (long long)(i % m->cols);
+                tl_matrix_free(m);
+                return tl_error_set(err, "%s: NaN/Inf is not allowed in an input matrix, found "
+                                         "%s at (row %lld, col %lld), counting from 0", nm, what,
+                                    row, col);
+            }
+        }
+    }
+    *out = *m;
+    return 0;
+}
+
+static int parse_binary(const char *nm, const unsigned char *b, size_t len, tl_matrix *out,
+                        tl_error *err)
+{
+    tl_matrix m;
+    if (open_binary(nm, b, len, &m, err))
+        return -1;
+    memcpy(m.data, b + TL_BINARY_HEADER_BYTES, (size_t)m.rows * (size_t)m.cols * 4);
+    return finish_binary(nm, &m, out, err);
+}
+
+/* ---- text --------------------------------------------------------------------------------- */
+
+typedef struct scanner {
+    const char *s;
+    size_t len, pos;
+    long long line;        /* 1-based line of s[pos] */
+    size_t line_start;     /* offset of that line's first byte */
+} scanner;
+
+typedef struct token {
+    const char *s;
+    size_t len;
+    long long line, col;
+} token;
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Skips whitespace; returns true if it crossed a line end ("\n", "\r\n" or a lone "\r"). */
+static bool skip_space(scanner *sc)
+{
+    bool newline = false;
+    while (sc->pos < sc->len && is_space(sc->s[sc->pos])) {
+        char c = sc->s[sc->pos++];
+        if (c == '\r' && sc->pos < sc->len && sc->s[sc->pos] == '\n')
+            sc->pos++;
+        if (c == '\r' || c == '\n') {
+            sc->line++;
+            sc->line_start = sc->pos;
+            newline = true;
+        }
+    }
+    return newline;
+}
+
+/* The next token, or false at the end; *newline tells whether a line end came before it. */
+static bool next_token(scanner *sc, token *t, bool *newline)
+{
+    bool nl = skip_space(sc);
+    if (newline)
+        *newline = nl;
+    if (sc->pos >= sc->len)
+        return false;
+    t->s = sc->s + sc->pos;
+    t->line = sc->line;
+    t->col = (long long)(sc->pos - sc->line_start) + 1;
+    size_t start = sc->pos;
+    while (sc->pos < sc->len && !is_space(sc->s[sc->pos]))
+        sc->pos++;
+    t->len = sc->pos - start;
+    return true;
+}
+
+static const char *show_token(char *buf, size_t size, const token *t)
+{
+    return show(buf, size, t->s, t->len, SHOW_TOKEN_MAX);
+}
+
+/* A dimension is a plain decimal integer (an optional '+' is allowed, as scanf's %d does). */
+static int parse_dim(const char *nm, const char *what, const token *t, int *out, tl_error *err)
+{
+    char shown[SHOW_TOKEN_MAX * 4 + 8];
+    size_t i = (t->len > 1 && t->s[0] == '+') ? 1 : 0;
+    bool digits = i < t->len;
+    long long v = 0;
+    for (; i < t->len && digits; i++) {
+        if (t->s[i] < '0' || t->s[i] > '9')
+            digits = false;
+        else if (v <= INT_MAX)
+            v = v * 10 + (t->s[i] - '0');
+    }
+    if (digits && v > 0 && v <= INT_MAX) {
+        *out = (int)v;
+        return 0;
+    }
+    if (digits && v > INT_MAX)
+        return tl_error_set(err, "%s:%lld:%lld: number of %s must be a positive integer <= %d, "
+                                 "found \"%s\"", nm, t->line, t->col, what, INT_MAX,
+                            show_token(shown, sizeof shown, t));
+    /* Something numeric but not a positive integer (0, -4, 3.5, 1e3) gets the precise complaint;
+     * anything else is not a dimension at all. */
+    bool numeric = false;
+    if (t->len <= TOKEN_MAX) {
+        char buf[TOKEN_MAX + 1], *end;
+        memcpy(buf, t->s, t->len);
+        buf[t->len] = '\0';
+        (void)strtod(buf, &end);
+        numeric = end != buf && end == buf + t->len;
+    }
+    if (numeric || digits)
+        return tl_error_set(err, "%s:%lld:%lld: number of %s must be a positive integer, found "
+                                 "\"%s\"", nm, t->line, t->col, what,
+                            show_token(shown, sizeof shown, t));
+    return tl_error_set(err, "%s:%lld:%lld: expected the number of %s, found \"%s\"", nm, t->line,
+                        t->col, what, show_token(shown, sizeof shown, t));
+}
+
+/* Reads the n values after the header into dst, or only validates them when dst is NULL. */
+static int parse_values(const char *nm, scanner *sc, int rows, int cols, long long header_line,
+                        float *dst, tl_error *err)
+{
+    char shown[SHOW_TOKEN_MAX * 4 + 8];
+    int64_t n = (int64_t)rows * cols, k = 0;
+    token t;
+    while (next_token(sc, &t, NULL)) {
+        if (k == n)
+            return tl_error_set(err, "%s:%lld:%lld: more values than the header's %d x %d = %lld, "
+                                     "found \"%s\"", nm, t.line, t.col, rows, cols, (long long)n,
+                                show_token(shown, sizeof shown, &t));
+        if (t.len > TOKEN_MAX)
+            return tl_error_set(err, "%s:%lld:%lld: expected a number (value %lld of %lld), found "
+                                     "a %zu-character token \"%s\" (longer than %d)", nm, t.line,
+                                t.col, (long long)k + 1, (long long)n, t.len,
+                                show_token(shown, sizeof shown, &t), TOKEN_MAX);
+        char buf[TOKEN_MAX + 1], *end;
+        memcpy(buf, t.s, t.len);
+        buf[t.len] = '\0';
+        errno = 0;
+        float v = strtof(buf, &end);
+        /* Compared with the length, not *end, because a NUL byte inside a token would
+         * otherwise end it early and pass. */
+        if (end == buf || end != buf + t.len)
+            return tl_error_set(err, "%s:%lld:%lld: expected a number (value %lld of %lld), found "
+                                     "\"%s\"", nm, t.line, t.col, (long long)k + 1, (long long)n,
+                                show_token(shown, sizeof shown, &t));
+        /* Underflow also sets ERANGE but gives a usable subnormal or zero: only infinity from a
+         * finite spelling is out of range. */
+        if (isinf(v) && errno == ERANGE)
+            return tl_error_set(err, "%s:%lld:%lld: value out of float32 range, found \"%s\"",
+                                nm, t.line, t.col, show_token(shown, sizeof shown, &t));
+        if (!isfinite(v))
+            return tl_error_set(err, "%s:%lld:%lld: NaN/Inf is not allowed in an input matrix, "
+                                     "found \"%s\"", nm, t.line, t.col,
+                                show_token(shown, sizeof shown, &t));
+        if (dst)
+            dst[k] = v;
+        k++;
+    }
+    if (k < n)
+        return tl_error_set(err, "%s: ended after %lld of %lld values (header on line %lld says "
+                                 "%d x %d)", nm, (long long)k, (long long)n, header_line, rows,
+                            cols);
+    return 0;
+}
+
+static int parse_text(const char *nm, const char *s, size_t len, tl_matrix *out, tl_error *err)
+{
+    char shown[SHOW_TOKEN_MAX * 4 + 8];
+    scanner sc = {s, len, 0, 1, 0};
+    token t;
+    if (len == 0)
+        return tl_error_set(err, "%s: empty file (expected a header line \"rows cols\")", nm);
+    if (!next_token(&sc, &t, NULL))
+        return tl_error_set(err, "%s: file has only whitespace (expected a header line \"rows "
+                                 "cols\")", nm);
+    long long header_line = t.line;
+    int rows, cols = 1;
+    if (parse_dim(nm, "rows", &t, &rows, err))
+        return -1;
+    /* libwb puts the header on a line of its own: a second field on it is the column count, a
+     * third is an error, and the values start on the next line. */
+    scanner peek = sc;
+    bool newline;
+    if (next_token(&peek, &t, &newline) && !newline) {
+        if (parse_dim(nm, "columns", &t, &cols, err))
+            return -1;
+        sc = peek;
+        if (next_token(&peek, &t, &newline) && !newline)
+            return tl_error_set(err, "%s:%lld:%lld: unexpected third field on the header line, "
+                                     "found \"%s\" (the header is \"rows cols\"; values start on "
+                                     "the next line)", nm, t.line, t.col,
+                                show_token(shown, sizeof shown, &t));
+    }
+    int64_t n = (int64_t)rows * cols;
+    if (n > TL_MAX_ELEMENTS)
+        return tl_error_set(err, "%s:%lld: matrix %d x %d has %lld elements, over the limit of "
+                                 "%lld (TL_MAX_ELEMENTS, 1 GiB of float32)", nm, header_line,
+                            rows, cols, (long long)n, (long long)TL_MAX_ELEMENTS);
+    /* A value takes at least two bytes (but the last): when the rest of the file cannot hold n
+     * of them, parse_values only validates (and fails), so a lying header allocates nothing. */
+    tl_matrix m = {0, 0, NULL};
+    if ((int64_t)((len - sc.pos + 1) / 2) >= n && alloc_named(nm, &m, rows, cols, err))
+        return -1;
+    if (parse_values(nm, &sc, rows, cols, header_line, m.data, err) || !m.data) {
+        tl_matrix_free(&m);
+        return -1;
+    }
+    *out = m;
+    return 0;
+}
+
+int tl_matrix_parse(const char *name, const void *bytes, size_t len, tl_matrix *out, tl_error *err)
+{
+    char nb[NAME_BUF];
+    const char *nm = show_name(nb, name);
+    *out = (tl_matrix){0, 0, NULL};
+    if (!bytes && len > 0)
+        return tl_error_set(err, "%s: no data", nm);
+    if (len >= sizeof k_magic && memcmp(bytes, k_magic, sizeof k_magic) == 0)
+        return parse_binary(nm, bytes, len, out, err);
+    return parse_text(nm, bytes, len, out, err);
+}
+
+/* ---- reading a file ------------------------------------------------------------------------ */
+
+/* Reads until n bytes or end of file; returns the count, or -1 with errno set. */
+static ssize_t read_full(int fd, void *buf, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, (char *)buf + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            break;
+        got += (size_t)r;
+    }
+    return (ssize_t)got;
+}
+
+/* The payload goes straight into the matrix: one buffer of fresh pages, not two (faulting in a
+ * second one costs as much as the read itself). */
+static int read_binary_file(const char *nm, int fd, size_t size, const unsigned char *head,
+                            tl_matrix *out, tl_error *err)
+{
+    tl_matrix m;
+    if (open_binary(nm, head, size, &m, err))
+        return -1;
+    size_t need = (size_t)m.rows * (size_t)m.cols * 4;
+    unsigned char extra;
+    ssize_t got = -1, more = 0;
+    if (lseek(fd, TL_BINARY_HEADER_BYTES, SEEK_SET) >= 0)
+        got = read_full(fd, m.data, need);
+    if (got == (ssize_t)need)
+        more = read_full(fd, &extra, 1);
+    if (got < 0 || more < 0 || got != (ssize_t)need || more != 0) {
+        const char *why = got < 0 || more < 0 ? strerror(errno) : "the file changed while read";
+        tl_matrix_free(&m);
+        return tl_error_set(err, "%s: cannot read: %s", nm, why);
+    }
+    return finish_binary(nm, &m, out, err);
+}
+
+int tl_matrix_read(const char *path, tl_matrix *out, tl_error *err)
+{
+    char nb[NAME_BUF];
+    const char *nm = show_name(nb, path);
+    *out = (tl_matrix){0, 0, NULL};
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return tl_error_set(err, "%s: cannot open: %s", nm, strerror(errno));
+    int rc = -1;
+    char *buf = NULL;
+    struct stat st;
+    unsigned char head[TL_BINARY_HEADER_BYTES];
+    if (fstat(fd, &st) != 0)
+        goto io_error;
+    if (S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+        goto io_error;
+    }
+    if (S_ISREG(st.st_mode)) {
+        /* pread leaves the offset at 0 for the text path. */
+        ssize_t nh = pread(fd, head, sizeof head, 0);
+        if (nh < 0)
+            goto io_error;
+        if (nh >= (ssize_t)sizeof k_magic && memcmp(head, k_magic, sizeof k_magic) == 0) {
+            size_t size = nh < (ssize_t)sizeof head ? (size_t)nh : (size_t)st.st_size;
+            rc = read_binary_file(nm, fd, size, head, out, err);
+            goto done;
+        }
+    }
+    /* The size is only a hint (pipes report 0, files may grow): read until end of file, with a
+     * spare byte so a file of exactly the hinted size needs no second pass. */
+    size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536, len = 0;
+    for (;;) {
+        char *bigger = realloc(buf, cap);
+        if (!bigger) {
+            tl_error_set(err, "%s: cannot read: out of memory for %zu bytes", nm, cap);
+            goto done;
+        }
+        buf = bigger;
+        ssize_t r = read_full(fd, buf + len, cap - len);
+        if (r < 0)
+            goto io_error;
+        len += (size_t)r;
+        if (len < cap)
+            break;
+        if (cap > SIZE_MAX / 2) {
+            errno = EFBIG;
+            goto io_error;
+        }
+        cap *= 2;
+    }
+    rc = tl_matrix_parse(path, buf, len, out, err);
+    goto done;
+io_error:
+    tl_error_set(err, "%s: cannot read: %s", nm, strerror(errno));
+done:
+    free(buf);
+    close(fd);
+    return rc;
+}
+
+/* ---- writing -------------------------------------------------------------------------------- */
+
+static int write_text(FILE *f, const tl_matrix *m)
+{
+    if (fprintf(f, "%d %d\n", m->rows, m->cols) < 0)
+        return -1;
+    for (int i = 0; i < m->rows; i++) {
+        const float *row = m->data + (size_t)i * (size_t)m->cols;
+        /* %.9g: nine significant digits identify every float32; "-0" and subnormals read back
+         * exactly through the correctly rounded strtof. */
+        for (int j = 0; j < m->cols; j++)
+            if (fprintf(f, j ? " %.9g" : "%.9g", (double)row[j]) < 0)
+                return -1;
+        if (fputc('\n', f) == EOF)
+            return -1;
+    }
+    return 0;
+}
+
+static int write_binary(FILE *f, const tl_matrix *m)
+{
+    unsigned char h[TL_BINARY_HEADER_BYTES];
+    memcpy(h, k_magic, sizeof k_magic);
+    store_le(h + 8, TL_BINARY_VERSION, 4);
+    store_le(h + 12, 1, 4);
+    store_le(h + 16, (uint64_t)m->rows, 8);
+    store_le(h + 24, (uint64_t)m->cols, 8);
+    if (fwrite(h, 1, sizeof h, f) != sizeof h)
+        return -1;
+    size_t n = (size_t)m->rows * (size_t)m->cols;
+    if (host_is_little_endian())
+        return fwrite(m->data, sizeof *m->data, n, f) == n ? 0 : -1;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &m->data[i], 4);
+        store_le(h, u, 4);
+        if (fwrite(h, 1, 4, f) != 4)
+            return -1;
+    }
+    return 0;
+}
+
+/* Files appear with the permissions a plain fopen would give them (mkstemp makes them 0600), or
+ * keep those of the file they replace. */
+static mode_t target_mode(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        return st.st_mode & 07777;
+    mode_t mask = umask(0);
+    umask(mask);
+    return 0666 & ~mask;
+}
+
+int tl_matrix_write(const char *path, const tl_matrix *m, tl_format format, tl_error *err)
+{
+    char nb[NAME_BUF];
+    const char *nm = show_name(nb, path);
+    if (!m || !m->data || m->rows <= 0 || m->cols <= 0)
+        return tl_error_set(err, "%s: cannot write an empty matrix (%d x %d)", nm,
+                            m ? m->rows : 0, m ? m->cols : 0);
+    if ((int64_t)m->rows * m->cols > TL_MAX_ELEMENTS)
+        return tl_error_set(err, "%s: cannot write a %d x %d matrix: over the limit of %lld "
+                                 "elements (TL_MAX_ELEMENTS)", nm, m->rows, m->cols,
+                            (long long)TL_MAX_ELEMENTS);
+    if (format != TL_FORMAT_TEXT && format != TL_FORMAT_BINARY)
+        return tl_error_set(err, "%s: unknown matrix format %d", nm, (int)format);
+
+    /* The temporary sits next to the target so that rename() replaces it atomically. */
+    static const char suffix[] = ".tmp.XXXXXX";
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + sizeof suffix);
+    if (!tmp)
+        return tl_error_set(err, "%s: cannot write: out of memory", nm);
+    memcpy(tmp, path, plen);
+    memcpy(tmp + plen, suffix, sizeof suffix);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        return tl_error_set(err, "%s: cannot create a temporary file in its folder: %s", nm,
+                            strerror(e));
+    }
+    const char *step = "cannot write";
+    int e = 0;
+    FILE *f = fchmod(fd, target_mode(path)) == 0 ? fdopen(fd, "wb") : NULL;
+    if (!f) {
+        e = errno;
+        close(fd);
+        goto fail;
+    }
+    errno = 0;
+    int wrc = format == TL_FORMAT_TEXT ? write_text(f, m) : write_binary(f, m);
+    if (wrc != 0 || ferror(f)) {
+        e = errno ? errno : EIO;
+        fclose(f);
+        goto fail;
+    }
+    /* No fsync: the rename already keeps readers from seeing half a file, and these are
+     * regenerable lab files, not data that must survive a power cut. */
+    if (fclose(f) != 0) {
+        e = errno;
+        goto fail;
+    }
+    if (rename(tmp, path) != 0) {
+        e = errno;
+        step = "cannot replace the file";
+        goto fail;
+    }
+    free(tmp);
+    return 0;
+fail:
+    unlink(tmp);
+    free(tmp);
+    return tl_error_set(err, "%s: %s: %s", nm, step, strerror(e));
+}

@@ -1,1 +1,264 @@
-/* placeholder: being written */
+/* The libwb compatibility layer behind wb.h.
+ *
+ * libwb's API is built on process-wide state (the parsed arguments, the running timers), so this
+ * layer keeps one session of it here; tilelab's own API (harness.h) passes everything explicitly. */
+#include "wb.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const timer_kind_names[] = {"Generic", "IO",      "GPU",     "Copy",
+                                               "Driver",  "CopyAsync", "Compute", "CPUGPUOverlap"};
+
+static struct {
+    char *program;
+    char *inputs_text; /* the -i value, split in place at the commas */
+    char **inputs;
+    int ninputs;
+    tl_phase_log phases;
+    bool atexit_registered;
+} session;
+
+void tl_wb_reset(void)
+{
+    free(session.program);
+    free(session.inputs_text);
+    free(session.inputs);
+    bool registered = session.atexit_registered;
+    memset(&session, 0, sizeof session);
+    session.atexit_registered = registered;
+}
+
+static void release_at_exit(void)
+{
+    tl_wb_reset();
+}
+
+static void die_bad_input(const char *msg)
+{
+    fflush(stdout);
+    fprintf(stderr, "tilelab: error: %s\n", msg);
+    exit(TL_EXIT_BAD_INPUT);
+}
+
+static char *duplicate(const char *text)
+{
+    size_t len = strlen(text) + 1;
+    char *copy = malloc(len);
+    if (!copy)
+        die_bad_input("out of memory reading the command line");
+    return memcpy(copy, text, len);
+}
+
+static void split_inputs(const char *list)
+{
+    session.inputs_text = duplicate(list);
+    int count = 1;
+    for (const char *p = list; *p; p++)
+        count += *p == ',';
+    session.inputs = calloc((size_t)count, sizeof *session.inputs);
+    if (!session.inputs)
+        die_bad_input("out of memory reading the command line");
+    char *save = NULL;
+    for (char *tok = strtok_r(session.inputs_text, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save))
+        session.inputs[session.ninputs++] = tok;
+}
+
+wbArg_t tl_wb_arg_read(int argc, char **argv)
+{
+    tl_wb_reset();
+    if (!session.atexit_registered) {
+        atexit(release_at_exit);
+        session.atexit_registered = true;
+    }
+    tl_phase_log_init(&session.phases);
+    const char *slash = argc > 0 && argv[0] ? strrchr(argv[0], '/') : NULL;
+    session.program = duplicate(slash ? slash + 1 : (argc > 0 && argv[0] ? argv[0] : "program"));
+
+    wbArg_t args;
+    memset(&args, 0, sizeof args);
+    for (int i = 1; i < argc; i++) {
+        const char *opt = argv[i];
+        if (strcmp(opt, "--json") == 0) {
+            args.json = true;
+            continue;
+        }
+        bool known = strcmp(opt, "-i") == 0 || strcmp(opt, "-o") == 0 || strcmp(opt, "-e") == 0 ||
+                     strcmp(opt, "-t") == 0;
+        if (!known || i + 1 >= argc) {
+            char msg[256];
+            snprintf(msg, sizeof msg,
+                     "%s: %s \"%s\" (usage: %s -i in0[,in1...] -e expected [-o out] [-t type] "
+                     "[--json])",
+                     session.program, known ? "missing value after" : "unknown option", opt,
+                     session.program);
+            die_bad_input(msg);
+        }
+        const char *value = argv[++i];
+        switch (opt[1]) {
+        case 'i':
+            free(session.inputs_text);
+            free(session.inputs);
+            session.ninputs = 0;
+            split_inputs(value);
+            break;
+        case 'o': args.outputFile = argv[i]; break;
+        case 'e': args.expectedOutput = argv[i]; break;
+        default: args.type = argv[i]; break;
+        }
+    }
+    args.inputCount = session.ninputs;
+    args.inputFiles = session.inputs;
+    return args;
+}
+
+char *tl_wb_arg_input(wbArg_t args, int index)
+{
+    if (index < 0 || index >= args.inputCount)
+        return NULL;
+    return args.inputFiles[index];
+}
+
+static void read_or_die(const char *file, const char *what, tl_matrix *m)
+{
+    tl_error err;
+    if (!file) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "no %s file was given on the command line", what);
+        die_bad_input(msg);
+    }
+    if (tl_matrix_read(file, m, &err) != 0)
+        die_bad_input(err.msg);
+}
+
+void *tl_wb_import(const char *file, int *rows, int *cols, const char *type)
+{
+    tl_matrix m;
+    read_or_die(file, "input", &m);
+    *rows = m.rows;
+    *cols = m.cols;
+    if (!type || strcasecmp(type, "Real") == 0 || strcasecmp(type, "float") == 0)
+        return m.data;
+    if (strcasecmp(type, "Integer") != 0 && strcasecmp(type, "int") != 0) {
+        tl_matrix_free(&m);
+        char msg[256];
+        snprintf(msg, sizeof msg, "%s: unknown import type \"%s\" (expected Real or Integer)",
+                 file, type);
+        die_bad_input(msg);
+    }
+    size_t count = (size_t)m.rows * (size_t)m.cols;
+    int *ints = malloc(count * sizeof *ints);
+    for (size_t i = 0; ints && i < count; i++) {
+        float v = m.data[i];
+        if (v != floorf(v) || fabsf(v) > 2147483520.0f) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "%s: value %zu is %.9g, not an integer (type Integer)",
+                     file, i + 1, (double)v);
+            free(ints);
+            tl_matrix_free(&m);
+            die_bad_input(msg);
+        }
+        ints[i] = (int)v;
+    }
+    tl_matrix_free(&m);
+    if (!ints)
+        die_bad_input("out of memory importing an Integer matrix");
+    return ints;
+}
+
+void tl_wb_export(const char *file, const float *data, int rows, int cols)
+{
+    tl_error err;
+    /* tl_matrix_write only reads the data; the cast drops const for the struct's field. */
+    tl_matrix m = {rows, cols, (float *)(uintptr_t)data};
+    if (!file)
+        die_bad_input("wbExport: no output file name");
+    if (tl_matrix_write(file, &m, TL_FORMAT_TEXT, &err) != 0)
+        die_bad_input(err.msg);
+}
+
+static void dataset_of(const char *expected_file, char *out, size_t size)
+{
+    snprintf(out, size, "%s", expected_file);
+    char *slash = strrchr(out, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(out, size, ".");
+}
+
+bool tl_wb_solution(wbArg_t args, const void *data, int rows, int cols)
+{
+    tl_run_report report;
+    tl_run_report_init(&report, session.program ? session.program : "program");
+    report.phases = session.phases;
+    tl_device_name(report.device, sizeof report.device);
+
+    tl_matrix expected, A = {0, 0, NULL}, B = {0, 0, NULL};
+    read_or_die(args.expectedOutput, "expected output (-e)", &expected);
+    dataset_of(args.expectedOutput, report.dataset, sizeof report.dataset);
+    tl_matrix got = {rows, cols, (float *)(uintptr_t)data};
+
+    bool product = false;
+    if (args.inputCount == 2) {
+        read_or_die(args.inputFiles[0], "input", &A);
+        read_or_die(args.inputFiles[1], "input", &B);
+        product = A.cols == B.rows && expected.rows == A.rows && expected.cols == B.cols;
+    }
+    tl_error err;
+    if (product) {
+        report.m = A.rows;
+        report.k = A.cols;
+        report.n = B.cols;
+        if (tl_check_product(&A, &B, &expected, &got, &report.check, &err) != 0)
+            die_bad_input(err.msg);
+    } else {
+        tl_check_elementwise(&expected, &got, &report.check);
+    }
+    report.checked = true;
+    tl_matrix_free(&A);
+    tl_matrix_free(&B);
+    tl_matrix_free(&expected);
+
+    if (args.json) {
+        char *json = tl_run_report_json(&report);
+        if (json)
+            puts(json);
+        free(json);
+    } else {
+        tl_run_report_print(stdout, &report);
+    }
+    fflush(stdout);
+    return report.check.pass;
+}
+
+static const char *kind_name(wbTimerKind_t kind)
+{
+    if ((int)kind < 0 || kind > wbTimerKind_CPUGPUOverlap)
+        return "Generic";
+    return timer_kind_names[kind];
+}
+
+void tl_wb_time_start(wbTimerKind_t kind, const char *msg)
+{
+    if (tl_phase_start(&session.phases, kind_name(kind), msg) < 0)
+        tl_log(TL_LOG_WARN, "wbTime_start(%s, \"%s\"): more than %d timers, not recorded",
+               kind_name(kind), msg, TL_MAX_PHASES);
+}
+
+void tl_wb_time_stop(wbTimerKind_t kind, const char *msg)
+{
+    if (tl_phase_stop(&session.phases, kind_name(kind), msg) < 0)
+        tl_log(TL_LOG_WARN, "wbTime_stop(%s, \"%s\") without a matching wbTime_start",
+               kind_name(kind), msg);
+}
+
+void tl_wb_log(wbLogLevel_t level, const char *msg)
+{
+    if (level == wbLogLevel_OFF)
+        return;
+    tl_log((tl_log_level)level, "%s", msg);
+}

@@ -1,0 +1,37 @@
+/* Shared declarations of the tilelab command-line program (one subcommand per file). */
+#ifndef TILELAB_CLI_H
+#define TILELAB_CLI_H
+
+#include "datagen.h"
+
+typedef struct cli_command {
+    const char *name;
+    const char *summary; /* one line for `tilelab help` */
+    const char *usage;   /* the full --help text */
+    int (*run)(int argc, char **argv);
+} cli_command;
+
+extern const cli_command cmd_datasets;
+extern const cli_command cmd_check_dataset;
+extern const cli_command cmd_bench;
+
+/* Prints "tilelab: error: ..." on stderr and returns TL_EXIT_BAD_INPUT. */
+int cli_fail(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* True when argv holds -h or --help. */
+bool cli_wants_help(int argc, char **argv);
+
+/* The kit's root folder: $TILELAB_ROOT (set by ./tilelab), else the current folder. */
+const char *cli_root(void);
+
+/* Parses a positive int option value; returns -1 and prints an error on garbage. */
+int cli_parse_int(const char *option, const char *text, int min, int max, int *out);
+
+/* Summarises one dataset check as a line: "ok (...)" or "WRONG ...". */
+void cli_print_check_line(const char *dir, const tl_dataset_check *res);
+
+#endif /* TILELAB_CLI_H */

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# End-to-end cases for the tilelab command-line program, one per CTest test.
+#   cli_cases.sh CASE CLI DATASETS [ARGS...]
+set -u
+case_name="$1" cli="$2" shipped="$3"; shift 3
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# run STATUS CMD...: runs CMD, keeps stdout/stderr in $work/out and $work/err, checks the status.
+run() {
+  local want="$1"; shift
+  "$@" >"$work/out" 2>"$work/err"; local rc=$?
+  cat "$work/out"; cat "$work/err" >&2
+  [ "$rc" = "$want" ] || fail "\"$*\" exited $rc, expected $want"
+}
+has() { grep -qF -- "$1" "$work/out" "$work/err" || fail "output lacks: $1"; }
+
+case "$case_name" in
+malformed)
+  # ARGS: fixture file, the message's text after the file name. The broken file stands in for A.
+  fixture="$1" after_name="$2"
+  mkdir "$work/ds"
+  for f in input0 input1 output; do cp "$fixture" "$work/ds/$f.raw"; done
+  run 2 "$cli" check-dataset "$work/ds"
+  [ "$(wc -l <"$work/err")" = 1 ] || fail "expected exactly one line on stderr"
+  has "$work/ds/input0.raw$after_name"
+  ;;
+help)
+  run 0 "$cli" help
+  for c in test datasets check-dataset bench help; do has "  $c "; done
+  for c in datasets check-dataset bench; do
+    run 0 "$cli" "$c" --help; has "usage: ./tilelab $c"
+    run 0 "$cli" help "$c"; has "usage: ./tilelab $c"
+  done
+  run 2 "$cli" frobnicate; has "no command \"frobnicate\""
+  ;;
+bad_usage)
+  run 2 "$cli" datasets; has "name a lab"
+  run 2 "$cli" datasets 07; has "no lab \"07\""
+  run 2 "$cli" datasets 03 --size 12x0x3 --out "$work/x"; has "--size"
+  run 2 "$cli" datasets 03 --format yaml; has "--format expects text or binary"
+  run 2 "$cli" datasets 03 --bogus; has "unknown or incomplete option \"--bogus\""
+  run 2 "$cli" check-dataset; has "name a dataset folder"
+  run 2 "$cli" check-dataset "$work/none"; has "not a folder"
+  mkdir "$work/empty"; run 2 "$cli" check-dataset "$work/empty"; has "no dataset found"
+  ;;
+shipped_datasets_check)
+  run 0 "$cli" check-dataset "$shipped"
+  has "summary: "; grep -q "0 wrong, 0 unreadable" "$work/out" || fail "not all shipped datasets are ok"
+  ;;
+shipped_datasets_reproduce)
+  # The shipped datasets are exactly what the generator writes for seed 0.
+  run 0 "$cli" datasets all --out "$work/regen"
+  for lab in "$shipped"/*/; do
+    lab="$(basename "$lab")"
+    diff -r --exclude=large "$shipped/$lab" "$work/regen/$lab" >/dev/null \
+      || fail "datasets/$lab differs from a fresh generation"
+  done
+  ;;
+deterministic)
+  run 0 "$cli" datasets 04 --seed 77 --out "$work/a"
+  run 0 "$cli" datasets 04 --seed 77 --out "$work/b"
+  diff -r "$work/a" "$work/b" >/dev/null || fail "same seed, different files"
+  run 0 "$cli" datasets 04 --seed 78 --out "$work/c"
+  diff -q "$work/a/6/input0.raw" "$work/c/6/input0.raw" >/dev/null && fail "a new seed changed nothing"
+  run 0 "$cli" datasets 04 --seed 77 --out "$work/a"; has "17 unchanged"
+  ;;
+nothing_lost)
+  run 0 "$cli" datasets 03 --size 5 --size 3x4x2 --out "$work/d" --check; has "2 checked ok"
+  echo "2 2" >"$work/d/1/output.raw"; echo "1 2 3 4" >>"$work/d/1/output.raw"
+  cp "$work/d/1/output.raw" "$work/saved"
+  run 2 "$cli" datasets 03 --size 5 --size 3x4x2 --out "$work/d"; has "different content"
+  cmp -s "$work/d/1/output.raw" "$work/saved" || fail "a refused regeneration changed the file"
+  run 0 "$cli" datasets 03 --size 5 --size 3x4x2 --out "$work/d" --force; has "1 replaced"
+  run 0 "$cli" check-dataset "$work/d"
+  ;;
+wrong_expected_output)
+  run 0 "$cli" datasets 04 --size 6x5x4 --out "$work/w"
+  # Nudge one expected value (row 2, col 3) by one part in a thousand.
+  awk 'NR==4 { $4 = $4 * 1.001 } { print }' "$work/w/0/output.raw" >"$work/t" && mv "$work/t" "$work/w/0/output.raw"
+  run 1 "$cli" check-dataset "$work/w"; has "WRONG expected output: 1 element(s) off"; has "row 2 col 3"
+  ;;
+binary_and_large)
+  run 0 "$cli" datasets 02 --size 40x24x8 --format binary --out "$work/b" --check; has "binary created"
+  head -c 8 "$work/b/0/input0.raw" | grep -q TILELAB || fail "no binary magic"
+  ;;
+*) fail "unknown case $case_name" ;;
+esac
+echo "ok: $case_name"

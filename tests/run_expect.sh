@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs a command and checks how it ended, for CTest.
+#   run_expect.sh [--gpu PROBE] [--status N] [--match REGEX]... [--no-match REGEX]...
+#                 [--stderr-lines N] -- COMMAND [ARGS...]
+# --gpu PROBE      run PROBE first; if it exits 77 (no CUDA device), skip this test with its message
+# --status N       the exit status COMMAND must end with (default 0)
+# --match REGEX    stdout+stderr must match (grep -E), repeatable
+# --no-match REGEX stdout+stderr must not match
+# --stderr-lines N stderr must have exactly N lines (bad input gets a one-line error)
+set -u
+status=0 probe="" stderr_lines="" matches=() nomatches=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --gpu) probe="$2"; shift 2 ;;
+    --status) status="$2"; shift 2 ;;
+    --match) matches+=("$2"); shift 2 ;;
+    --no-match) nomatches+=("$2"); shift 2 ;;
+    --stderr-lines) stderr_lines="$2"; shift 2 ;;
+    --) shift; break ;;
+    *) echo "run_expect.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+if [ -n "$probe" ]; then
+  out="$("$probe")"; rc=$?
+  if [ "$rc" = 77 ]; then echo "$out"; exit 77; fi
+fi
+tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+"$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
+cat "$tmp/out"; cat "$tmp/err" >&2
+fail=0
+[ "$rc" = "$status" ] || { echo "FAIL: exit status $rc, expected $status" >&2; fail=1; }
+for re in "${matches[@]+"${matches[@]}"}"; do
+  cat "$tmp/out" "$tmp/err" | grep -Eq -- "$re" || { echo "FAIL: output does not match /$re/" >&2; fail=1; }
+done
+for re in "${nomatches[@]+"${nomatches[@]}"}"; do
+  cat "$tmp/out" "$tmp/err" | grep -Eq -- "$re" && { echo "FAIL: output matches /$re/" >&2; fail=1; }
+done
+if [ -n "$stderr_lines" ]; then
+  n=$(wc -l <"$tmp/err")
+  [ "$n" = "$stderr_lines" ] || { echo "FAIL: stderr has $n lines, expected $stderr_lines" >&2; fail=1; }
+fi
+exit $fail
