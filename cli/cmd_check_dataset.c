@@ -97,7 +97,8 @@ static void check_tree(const char *dir, int threads, int depth, totals *t)
             n++;
     }
     closedir(d);
-    qsort(names, n, sizeof *names, compare_entries);
+    if (n > 1)
+        qsort(names, n, sizeof *names, compare_entries);
     char path[PATH_MAX];
     for (size_t i = 0; i < n; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);

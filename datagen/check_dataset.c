@@ -33,7 +33,7 @@ static int detect_format(const char *path, tl_format *out, tl_error *err)
     FILE *f = fopen(path, "rb");
     if (!f)
         return tl_error_set(err, "cannot open %s: %s", path, strerror(errno));
-    unsigned char head[sizeof TL_BINARY_MAGIC];
+    unsigned char head[TL_BINARY_MAGIC_BYTES];
     const size_t got = fread(head, 1, sizeof head, f);
     fclose(f);
     *out = got == sizeof head && memcmp(head, TL_BINARY_MAGIC, sizeof head) == 0

@@ -88,7 +88,9 @@ typedef enum tl_format {
  *  16  u64      rows
  *  24  u64      cols
  *  32  rows*cols float32 values, row-major, nothing after them */
-#define TL_BINARY_MAGIC "TILELAB"
+#define TL_BINARY_MAGIC "TILELAB" /* compare all 8 bytes, the final NUL included */
+#define TL_BINARY_MAGIC_BYTES 8
+#define TL_BINARY_TYPE_FLOAT32 1u
 #define TL_BINARY_VERSION 1u
 #define TL_BINARY_HEADER_BYTES 32
 
@@ -99,13 +101,16 @@ void tl_matrix_free(tl_matrix *m);
 /* Reads a matrix file; the format is detected from the content (binary magic or text).
  * Rejects: empty file, missing/non-numeric header, dimensions <= 0 or over TL_MAX_ELEMENTS,
  * fewer or more values than the header says, non-numeric tokens (line and column given),
- * NaN/Inf or out-of-range values, truncated binary payloads, unknown binary versions. */
+ * NaN/Inf or out-of-range values, truncated binary payloads or trailing bytes after them,
+ * unknown binary versions or element types. */
 int tl_matrix_read(const char *path, tl_matrix *out, tl_error *err);
 /* Same, from bytes already in memory; `name` is used in error messages. */
 int tl_matrix_parse(const char *name, const void *bytes, size_t len, tl_matrix *out, tl_error *err);
 
 /* Writes atomically (a temporary file in the same folder, then rename), so a reader never sees
- * half a file. Text uses 9 significant digits: every float32 reads back bit-identical. */
+ * half a file. Text uses 9 significant digits: every float32 reads back bit-identical. NaN and
+ * Inf are written too (as nan/inf), so a broken kernel's output can be saved and looked at,
+ * but tl_matrix_read rejects such a file as an input. */
 int tl_matrix_write(const char *path, const tl_matrix *m, tl_format format, tl_error *err);
 
 /* ---- reference products in double precision ------------------------------------------------- */

@@ -4,6 +4,7 @@
 #include "harness.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -18,13 +19,12 @@
 #define SHOW_MAX 200
 #define SHOW_TOKEN_MAX 40
 
-static const unsigned char k_magic[8] = {'T', 'I', 'L', 'E', 'L', 'A', 'B', '\0'};
+static const char k_magic[TL_BINARY_MAGIC_BYTES] = TL_BINARY_MAGIC;
 
 /* Copies `s` (n bytes) for display, escaping bytes that could break the one-line message or
  * a terminal (control characters, quotes, non-ASCII), and eliding what does not fit. */
 static const char *show(char *buf, size_t size, const char *s, size_t n, size_t max_shown)
 {
-    static const char hex[] = "0123456789abcdef";
     size_t o = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
@@ -32,14 +32,10 @@ static const char *show(char *buf, size_t size, const char *s, size_t n, size_t 
             memcpy(buf + o, "...", 4);
             return buf;
         }
-        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
             buf[o++] = (char)c;
-        } else {
-            buf[o++] = '\\';
-            buf[o++] = 'x';
-            buf[o++] = hex[c >> 4];
-            buf[o++] = hex[c & 15];
-        }
+        else
+            o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
     }
     buf[o] = '\0';
     return buf;
@@ -272,15 +268,24 @@ static bool next_token(scanner *sc, token *t, bool *newline)
     return true;
 }
 
-static const char *show_token(char *buf, size_t size, const token *t)
+/* Every complaint about one token has the shape "name:line:col: <what>, found "<token>"". */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static int token_error(tl_error *err, const char *nm, const token *t, const char *fmt, ...)
 {
-    return show(buf, size, t->s, t->len, SHOW_TOKEN_MAX);
+    char what[256], shown[SHOW_TOKEN_MAX * 4 + 8];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return tl_error_set(err, "%s:%lld:%lld: %s, found \"%s\"", nm, t->line, t->col, what,
+                        show(shown, sizeof shown, t->s, t->len, SHOW_TOKEN_MAX));
 }
 
 /* A dimension is a plain decimal integer (an optional '+' is allowed, as scanf's %d does). */
 static int parse_dim(const char *nm, const char *what, const token *t, int *out, tl_error *err)
 {
-    char shown[SHOW_TOKEN_MAX * 4 + 8];
     size_t i = (t->len > 1 && t->s[0] == '+') ? 1 : 0;
     bool digits = i < t->len;
     long long v = 0;
@@ -295,9 +300,8 @@ static int parse_dim(const char *nm, const char *what, const token *t, int *out,
         return 0;
     }
     if (digits && v > INT_MAX)
-        return tl_error_set(err, "%s:%lld:%lld: number of %s must be a positive integer <= %d, "
-                                 "found \"%s\"", nm, t->line, t->col, what, INT_MAX,
-                            show_token(shown, sizeof shown, t));
+        return token_error(err, nm, t, "number of %s must be a positive integer <= %d", what,
+                           INT_MAX);
     /* Something numeric but not a positive integer (0, -4, 3.5, 1e3) gets the precise complaint;
      * anything else is not a dimension at all. */
     bool numeric = false;
@@ -309,30 +313,24 @@ static int parse_dim(const char *nm, const char *what, const token *t, int *out,
         numeric = end != buf && end == buf + t->len;
     }
     if (numeric || digits)
-        return tl_error_set(err, "%s:%lld:%lld: number of %s must be a positive integer, found "
-                                 "\"%s\"", nm, t->line, t->col, what,
-                            show_token(shown, sizeof shown, t));
-    return tl_error_set(err, "%s:%lld:%lld: expected the number of %s, found \"%s\"", nm, t->line,
-                        t->col, what, show_token(shown, sizeof shown, t));
+        return token_error(err, nm, t, "number of %s must be a positive integer", what);
+    return token_error(err, nm, t, "expected the number of %s", what);
 }
 
 /* Reads the n values after the header into dst, or only validates them when dst is NULL. */
 static int parse_values(const char *nm, scanner *sc, int rows, int cols, long long header_line,
                         float *dst, tl_error *err)
 {
-    char shown[SHOW_TOKEN_MAX * 4 + 8];
     int64_t n = (int64_t)rows * cols, k = 0;
     token t;
     while (next_token(sc, &t, NULL)) {
         if (k == n)
-            return tl_error_set(err, "%s:%lld:%lld: more values than the header's %d x %d = %lld, "
-                                     "found \"%s\"", nm, t.line, t.col, rows, cols, (long long)n,
-                                show_token(shown, sizeof shown, &t));
+            return token_error(err, nm, &t, "more values than the header's %d x %d = %lld", rows,
+                               cols, (long long)n);
         if (t.len > TOKEN_MAX)
-            return tl_error_set(err, "%s:%lld:%lld: expected a number (value %lld of %lld), found "
-                                     "a %zu-character token \"%s\" (longer than %d)", nm, t.line,
-                                t.col, (long long)k + 1, (long long)n, t.len,
-                                show_token(shown, sizeof shown, &t), TOKEN_MAX);
+            return token_error(err, nm, &t, "expected a number (value %lld of %lld), but this "
+                               "token has %zu characters (at most %d)", (long long)k + 1,
+                               (long long)n, t.len, TOKEN_MAX);
         char buf[TOKEN_MAX + 1], *end;
         memcpy(buf, t.s, t.len);
         buf[t.len] = '\0';
@@ -341,18 +339,14 @@ static int parse_values(const char *nm, scanner *sc, int rows, int cols, long lo
         /* Compared with the length, not *end, because a NUL byte inside a token would
          * otherwise end it early and pass. */
         if (end == buf || end != buf + t.len)
-            return tl_error_set(err, "%s:%lld:%lld: expected a number (value %lld of %lld), found "
-                                     "\"%s\"", nm, t.line, t.col, (long long)k + 1, (long long)n,
-                                show_token(shown, sizeof shown, &t));
+            return token_error(err, nm, &t, "expected a number (value %lld of %lld)",
+                               (long long)k + 1, (long long)n);
         /* Underflow also sets ERANGE but gives a usable subnormal or zero: only infinity from a
          * finite spelling is out of range. */
         if (isinf(v) && errno == ERANGE)
-            return tl_error_set(err, "%s:%lld:%lld: value out of float32 range, found \"%s\"",
-                                nm, t.line, t.col, show_token(shown, sizeof shown, &t));
+            return token_error(err, nm, &t, "value out of float32 range");
         if (!isfinite(v))
-            return tl_error_set(err, "%s:%lld:%lld: NaN/Inf is not allowed in an input matrix, "
-                                     "found \"%s\"", nm, t.line, t.col,
-                                show_token(shown, sizeof shown, &t));
+            return token_error(err, nm, &t, "NaN/Inf is not allowed in an input matrix");
         if (dst)
             dst[k] = v;
         k++;
@@ -366,7 +360,6 @@ static int parse_values(const char *nm, scanner *sc, int rows, int cols, long lo
 
 static int parse_text(const char *nm, const char *s, size_t len, tl_matrix *out, tl_error *err)
 {
-    char shown[SHOW_TOKEN_MAX * 4 + 8];
     scanner sc = {s, len, 0, 1, 0};
     token t;
     if (len == 0)
@@ -387,10 +380,8 @@ static int parse_text(const char *nm, const char *s, size_t len, tl_matrix *out,
             return -1;
         sc = peek;
         if (next_token(&peek, &t, &newline) && !newline)
-            return tl_error_set(err, "%s:%lld:%lld: unexpected third field on the header line, "
-                                     "found \"%s\" (the header is \"rows cols\"; values start on "
-                                     "the next line)", nm, t.line, t.col,
-                                show_token(shown, sizeof shown, &t));
+            return token_error(err, nm, &t, "unexpected third field on the header line (the "
+                               "header is \"rows cols\"; values start on the next line)");
     }
     int64_t n = (int64_t)rows * cols;
     if (n > TL_MAX_ELEMENTS)
@@ -478,10 +469,6 @@ int tl_matrix_read(const char *path, tl_matrix *out, tl_error *err)
     unsigned char head[TL_BINARY_HEADER_BYTES];
     if (fstat(fd, &st) != 0)
         goto io_error;
-    if (S_ISDIR(st.st_mode)) {
-        errno = EISDIR;
-        goto io_error;
-    }
     if (S_ISREG(st.st_mode)) {
         /* pread leaves the offset at 0 for the text path. */
         ssize_t nh = pread(fd, head, sizeof head, 0);

@@ -467,7 +467,7 @@ static void expect_bad_file(const char *file, const char *phrase)
     tl_matrix m = {3, 3, (float *)&err};
     cr_assert_eq(tl_matrix_read(path, &m, &err), -1, "%s read without error", file);
     assert_empty(&m);
-    cr_assert_eq(strncmp(err.msg, path, strlen(path)), 0, "message does not start with the path: %s",
+    cr_assert_eq(strncmp(err.msg, path, strlen(path)), 0, "message lacks the path in front: %s",
                  err.msg);
     cr_assert_null(strchr(err.msg, '\n'), "message has a newline: %s", err.msg);
     cr_assert_not_null(strstr(err.msg, phrase), "%s: message \"%s\" lacks \"%s\"", file, err.msg,
@@ -507,8 +507,8 @@ Test(malformed, value_errors_give_line_and_column)
     expect_bad_file("infinity_value.raw", ":2:1: NaN/Inf is not allowed in an input matrix, "
                                           "found \"-Infinity\"");
     expect_bad_file("overflow_value.raw", ":2:1: value out of float32 range, found \"1e39\"");
-    expect_bad_file("long_token.raw", ":2:1: expected a number (value 1 of 1), found a "
-                                      "71-character token");
+    expect_bad_file("long_token.raw", ":2:1: expected a number (value 1 of 1), but this token "
+                                      "has 71 characters (at most 64), found \"1000");
 }
 
 Test(malformed, binary_errors)
