@@ -44,7 +44,8 @@ bad_usage)
   mkdir "$work/empty"; run 2 "$cli" check-dataset "$work/empty"; has "no dataset found"
   ;;
 shipped_datasets_check)
-  run 0 "$cli" check-dataset "$shipped"
+  # The numbered folders are the shipped ones; large/ (made on demand) is not part of the test.
+  run 0 "$cli" check-dataset "$shipped"/*/[0-9]*
   has "summary: "; grep -q "0 wrong, 0 unreadable" "$work/out" || fail "not all shipped datasets are ok"
   ;;
 shipped_datasets_reproduce)
