@@ -14,6 +14,7 @@ typedef struct cli_command {
 extern const cli_command cmd_datasets;
 extern const cli_command cmd_check_dataset;
 extern const cli_command cmd_bench;
+extern const cli_command cmd_run;
 
 /* Prints "tilelab: error: ..." on stderr and returns TL_EXIT_BAD_INPUT. */
 int cli_fail(const char *fmt, ...)

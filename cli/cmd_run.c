@@ -1,0 +1,448 @@
+/* tilelab run: build a lab's .cu file and run it on the lab's datasets, one process each. */
+#include "cli.h"
+#include "lab_build.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_DATASETS 256
+
+static const char usage[] =
+    "usage: ./tilelab run LAB [--solution | --source FILE] [--dataset DIR]... [options]\n"
+    "\n"
+    "Builds a lab's .cu file (cached) and runs it on each dataset in its own process: one line per\n"
+    "dataset with the size, the verdict, the kernel time and GFLOP/s. A wrong result shows how many\n"
+    "elements are wrong and the worst one; lab 05 also shows its unpadded baseline and, when ncu\n"
+    "is installed, the shared-memory bank conflicts of both kernels.\n"
+    "\n"
+    "  LAB              01-basic ... 05-bank-conflicts (or 01, 2, tiled, ...)\n"
+    "  (default)        run the lab's template: labs/LAB/template.cu\n"
+    "  --solution       run the reference solution: solutions/LAB/solution.cu\n"
+    "  --source FILE    run any file that follows the lab contract (docs/lab-contract.md)\n"
+    "  --dataset DIR    a dataset folder (repeatable; default: every shipped dataset of the lab)\n"
+    "  --json           one JSON document with every dataset's report instead of lines\n"
+    "  --timeout S      seconds a dataset may take before it is stopped (default 60)\n"
+    "  --reps N         timed repetitions of the kernel (default 10)\n"
+    "  --no-time        check only, do not time\n"
+    "  --no-ncu         lab 05: skip the bank-conflict counts even when ncu is installed\n"
+    "  --build-only     build and stop (works without a GPU)\n"
+    "\n"
+    "exit status: 0 every dataset passed, 1 a result is wrong, 2 bad input or usage,\n"
+    "3 the file does not build, crashed or hung, 4 built but no CUDA device to run on\n";
+
+enum { EXIT_NO_DEVICE = 4 };
+
+typedef struct options {
+    const tl_lab *lab;
+    char source[PATH_MAX];
+    const char *datasets[MAX_DATASETS];
+    int ndatasets;
+    bool json, build_only, no_time, ncu;
+    int timeout, reps;
+} options;
+
+typedef struct outcome {
+    int passed, wrong, bad_input, crashed;
+} outcome;
+
+static int parse(int argc, char **argv, options *o)
+{
+    static const struct option longopts[] = {
+        {"solution", no_argument, NULL, 'S'},     {"source", required_argument, NULL, 's'},
+        {"dataset", required_argument, NULL, 'd'}, {"json", no_argument, NULL, 'j'},
+        {"timeout", required_argument, NULL, 't'}, {"reps", required_argument, NULL, 'r'},
+        {"no-time", no_argument, NULL, 'T'},      {"no-ncu", no_argument, NULL, 'N'},
+        {"build-only", no_argument, NULL, 'b'},   {NULL, 0, NULL, 0}};
+    memset(o, 0, sizeof *o);
+    o->timeout = 60;
+    o->reps = 10;
+    o->ncu = true;
+    const char *source = NULL;
+    bool solution = false;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'S': solution = true; break;
+        case 's': source = optarg; break;
+        case 'd':
+            if (o->ndatasets == MAX_DATASETS)
+                return cli_fail("at most %d --dataset options", MAX_DATASETS);
+            o->datasets[o->ndatasets++] = optarg;
+            break;
+        case 'j': o->json = true; break;
+        case 'T': o->no_time = true; break;
+        case 'N': o->ncu = false; break;
+        case 'b': o->build_only = true; break;
+        case 't':
+            if (cli_parse_int("--timeout", optarg, 1, 86400, &o->timeout) != 0)
+                return TL_EXIT_BAD_INPUT;
+            break;
+        case 'r':
+            if (cli_parse_int("--reps", optarg, 1, 1000, &o->reps) != 0)
+                return TL_EXIT_BAD_INPUT;
+            break;
+        default:
+            return cli_fail("run: unknown or incomplete option \"%s\" (see --help)",
+                            argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return cli_fail("run: name a lab (see ./tilelab run --help)");
+    if (optind + 1 < argc)
+        return cli_fail("run: one lab at a time, got \"%s\" and \"%s\"", argv[optind],
+                        argv[optind + 1]);
+    o->lab = tl_lab_find(argv[optind]);
+    if (!o->lab)
+        return cli_fail("run: no lab \"%s\" (labs: 01-basic 02-tiled 03-arbitrary "
+                        "04-rectangular 05-bank-conflicts)",
+                        argv[optind]);
+    if (solution && source)
+        return cli_fail("run: --solution and --source are two different files; pick one");
+    if (source)
+        snprintf(o->source, sizeof o->source, "%s", source);
+    else
+        snprintf(o->source, sizeof o->source, "%s/%s/%s/%s", cli_root(),
+                 solution ? "solutions" : "labs", o->lab->id,
+                 solution ? "solution.cu" : "template.cu");
+    return TL_EXIT_OK;
+}
+
+static bool is_dataset(const char *dir)
+{
+    char path[PATH_MAX + 16];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/input0.raw", dir);
+    return stat(path, &st) == 0;
+}
+
+static int by_number(const void *a, const void *b)
+{
+    int x = atoi(*(char *const *)a), y = atoi(*(char *const *)b);
+    return (x > y) - (x < y);
+}
+
+/* The shipped datasets: datasets/LAB/<i>, in numeric order. Returns how many, or -1. */
+static int shipped_datasets(const tl_lab *lab, char ***out)
+{
+    char dir[2048];
+    snprintf(dir, sizeof dir, "%s/datasets/%s", cli_root(), lab->id);
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    char **list = NULL;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char path[2048 + 260];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (!is_dataset(path))
+            continue;
+        char **grown = realloc(list, (size_t)(n + 1) * sizeof *list);
+        if (!grown)
+            break;
+        list = grown;
+        list[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    if (n > 1)
+        qsort(list, (size_t)n, sizeof *list, by_number);
+    for (int i = 0; i < n; i++) {
+        char *full = malloc(strlen(dir) + strlen(list[i]) + 2);
+        sprintf(full, "%s/%s", dir, list[i]);
+        free(list[i]);
+        list[i] = full;
+    }
+    *out = list;
+    return n;
+}
+
+/* Shows a path relative to the kit's root when it lies inside it. */
+static const char *shown(const char *path)
+{
+    const char *root = cli_root();
+    size_t len = strlen(root);
+    if (strcmp(root, ".") != 0 && strncmp(path, root, len) == 0 && path[len] == '/')
+        return path + len + 1;
+    return path;
+}
+
+static double number(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItem(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* One line for a finished run: verdict, time, GFLOP/s; details of a failure below it. */
+static void print_result_line(const cJSON *doc)
+{
+    const cJSON *check = cJSON_GetObjectItem(doc, "check");
+    const cJSON *kernel = cJSON_GetObjectItem(doc, "kernel");
+    const char *verdict = cJSON_GetObjectItem(doc, "verdict")->valuestring;
+    bool pass = strcmp(verdict, "pass") == 0;
+    printf("%s", pass ? "PASS" : "FAIL");
+    if (cJSON_IsObject(kernel))
+        printf("  %9.3f ms  %9.1f GFLOP/s", number(kernel, "median_ms"), number(doc, "gflops"));
+    for (const cJSON *e = cJSON_GetObjectItem(doc, "other_kernels") ? cJSON_GetObjectItem(doc, "other_kernels")->child : NULL;
+         e; e = e->next) {
+        printf("  | %s %s", cJSON_GetObjectItem(e, "name")->valuestring,
+               cJSON_GetObjectItem(e, "verdict")->valuestring);
+        double ms = number(e, "median_ms");
+        if (!isnan(ms)) {
+            printf(" %.3f ms", ms);
+            double mine = cJSON_IsObject(kernel) ? number(kernel, "median_ms") : NAN;
+            if (!isnan(mine) && mine > 0)
+                printf(" (yours is %.2fx faster)", ms / mine);
+        }
+    }
+    putchar('\n');
+    if (pass || !cJSON_IsObject(check))
+        return;
+    if (cJSON_IsTrue(cJSON_GetObjectItem(check, "shape_mismatch"))) {
+        printf("        output shape differs from the expected one\n");
+        return;
+    }
+    printf("        %.0f of %.0f elements wrong", number(check, "bad"), number(check, "checked"));
+    double nonfinite = number(check, "nonfinite");
+    if (nonfinite > 0)
+        printf(" (%.0f NaN/Inf)", nonfinite);
+    const cJSON *worst = cJSON_GetObjectItem(check, "worst");
+    if (cJSON_IsObject(worst))
+        printf("; worst at (row %.0f, col %.0f): got %.9g, expected %.9g", number(worst, "row"),
+               number(worst, "col"), number(worst, "got"), number(worst, "expected"));
+    putchar('\n');
+    const cJSON *hint = cJSON_GetObjectItem(doc, "hint");
+    if (cJSON_IsString(hint))
+        printf("        hint: %s\n", hint->valuestring);
+}
+
+/* Lab 05: the bank conflicts of every kernel, from ncu (when it is installed). */
+static void print_bank_conflicts(const lab_program *prog, const char *dataset, int timeout)
+{
+    char *argv[] = {"ncu", "--csv", "--clock-control", "none", "--metrics",
+                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
+                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+                    (char *)prog->path, "--no-time", (char *)dataset, NULL};
+    proc_result r;
+    if (proc_run(argv, timeout * 4, 1 << 20, &r) != 0)
+        return;
+    if (r.exit_code != 0) {
+        printf("        bank conflicts: ncu failed (exit %d)\n", r.exit_code);
+        proc_result_free(&r);
+        return;
+    }
+    /* CSV rows: ..."Kernel Name",...,"Metric Name","Metric Unit","Metric Value". */
+    printf("        bank conflicts (ncu):");
+    for (char *line = strtok(r.out, "\n"); line; line = strtok(NULL, "\n")) {
+        char *metric = strstr(line, "\"l1tex__data_bank_conflicts");
+        if (!metric)
+            continue;
+        char *kernel = NULL;
+        char *p = line;
+        for (int field = 0; field < 5 && p; field++) { /* the kernel name is field 5 */
+            p = strstr(p, "\",\"");
+            if (p)
+                p += 3;
+        }
+        if (p)
+            kernel = p;
+        char *last = strrchr(line, ',');
+        double value = 0;
+        if (last) {
+            char digits[64];
+            size_t n = 0;
+            for (char *q = last + 1; *q && n + 1 < sizeof digits; q++)
+                if ((*q >= '0' && *q <= '9') || *q == '.')
+                    digits[n++] = *q;
+            digits[n] = '\0';
+            value = atof(digits);
+        }
+        bool store = strstr(metric, "op_st") != NULL;
+        int name_len = kernel ? (int)strcspn(kernel, "(\"") : 0;
+        printf(" %.*s %s %.0f;", name_len, kernel ? kernel : "", store ? "st" : "ld", value);
+    }
+    putchar('\n');
+    proc_result_free(&r);
+}
+
+static bool have_ncu(void)
+{
+    char *argv[] = {"ncu", "--version", NULL};
+    proc_result r;
+    if (proc_run(argv, 30, 4096, &r) != 0)
+        return false;
+    bool ok = r.exit_code == 0;
+    proc_result_free(&r);
+    return ok;
+}
+
+static void run_one(const options *o, const lab_program *prog, const char *dataset, bool ncu,
+                    cJSON *all, outcome *t)
+{
+    char reps[16];
+    snprintf(reps, sizeof reps, "%d", o->reps);
+    char *argv[12];
+    int n = 0;
+    argv[n++] = (char *)prog->path;
+    argv[n++] = "--json";
+    argv[n++] = "--name";
+    argv[n++] = (char *)shown(o->source);
+    argv[n++] = "--reps";
+    argv[n++] = reps;
+    if (o->no_time)
+        argv[n++] = "--no-time";
+    argv[n++] = (char *)dataset;
+    argv[n] = NULL;
+    proc_result r;
+    if (!o->json)
+        printf("  %-28s ", shown(dataset));
+    fflush(stdout);
+    if (proc_run(argv, o->timeout, 1 << 22, &r) != 0) {
+        printf("CRASH  could not start %s\n", prog->path);
+        t->crashed++;
+        return;
+    }
+    cJSON *doc = r.exit_code == 0 || r.exit_code == 1 ? cJSON_Parse(r.out) : NULL;
+    if (doc) {
+        const cJSON *shape = cJSON_GetObjectItem(doc, "shape");
+        if (!o->json) {
+            char size[48];
+            snprintf(size, sizeof size, "%.0fx%.0fx%.0f", number(shape, "m"), number(shape, "k"),
+                     number(shape, "n"));
+            printf("%-16s ", size);
+            print_result_line(doc);
+            if (ncu)
+                print_bank_conflicts(prog, dataset, o->timeout);
+        }
+        if (r.exit_code == 0)
+            t->passed++;
+        else
+            t->wrong++;
+        cJSON_AddItemToArray(all, doc);
+    } else {
+        const char *what;
+        cJSON *item = cJSON_CreateObject();
+        cJSON_AddStringToObject(item, "dataset", dataset);
+        if (r.timed_out) {
+            what = "TIMEOUT";
+            printf("%s after %d s: the kernel never finished (a __syncthreads() that not every "
+                   "thread of a block reaches hangs it)\n", what, o->timeout);
+            t->crashed++;
+        } else if (r.exit_code == TL_EXIT_BAD_INPUT) {
+            what = "BAD INPUT";
+            printf("%s  %s", what, r.err);
+            t->bad_input++;
+        } else {
+            what = "CRASH";
+            if (r.signal)
+                printf("%s  killed by signal %d\n", what, r.signal);
+            else
+                printf("%s  exit status %d\n", what, r.exit_code);
+            if (r.err[0])
+                printf("        %s", r.err);
+            t->crashed++;
+        }
+        cJSON_AddStringToObject(item, "verdict", what);
+        cJSON_AddStringToObject(item, "stderr", r.err);
+        cJSON_AddItemToArray(all, item);
+    }
+    fflush(stdout);
+    proc_result_free(&r);
+}
+
+static int run(int argc, char **argv)
+{
+    options o;
+    int rc = parse(argc, argv, &o);
+    if (rc != TL_EXIT_OK)
+        return rc;
+
+    lab_program prog;
+    char *messages = NULL;
+    fprintf(stderr, "building %s ...", shown(o.source));
+    int b = lab_build(o.source, false, &prog, &messages);
+    if (b == LAB_BUILD_NO_SOURCE) {
+        fputc('\n', stderr);
+        return cli_fail("%s: cannot read the source file", o.source);
+    }
+    if (b != LAB_BUILD_OK) {
+        fprintf(stderr, " it does not build:\n%s", messages ? messages : "");
+        free(messages);
+        fprintf(stderr, "tilelab: error: %s does not build (compiler messages above)\n",
+                shown(o.source));
+        return TL_EXIT_CRASH;
+    }
+    if (prog.cached)
+        fprintf(stderr, " ok (cached)\n");
+    else
+        fprintf(stderr, " ok (%.1f s, -arch=%s)\n", prog.seconds, prog.arch);
+    if (o.build_only)
+        return TL_EXIT_OK;
+
+    char device[256];
+    if (!tl_device_name(device, sizeof device)) {
+        fprintf(stderr, "%s: built, but kernels need a CUDA device to run and there is none here "
+                        "[%s]; the CPU backend is not part of this release\n", shown(o.source), device);
+        return EXIT_NO_DEVICE;
+    }
+
+    char **shipped = NULL;
+    int nshipped = 0;
+    if (o.ndatasets == 0) {
+        nshipped = shipped_datasets(o.lab, &shipped);
+        if (nshipped <= 0)
+            return cli_fail("run: no datasets in datasets/%s (make them with ./tilelab datasets %s)",
+                            o.lab->id, o.lab->id);
+        for (int i = 0; i < nshipped && i < MAX_DATASETS; i++)
+            o.datasets[o.ndatasets++] = shipped[i];
+    }
+    for (int i = 0; i < o.ndatasets; i++)
+        if (!is_dataset(o.datasets[i]))
+            return cli_fail("%s: not a dataset folder (expected input0.raw, input1.raw, "
+                            "output.raw in it)", o.datasets[i]);
+
+    bool ncu = o.ncu && !o.json && strcmp(o.lab->id, "05-bank-conflicts") == 0 && have_ncu();
+    if (!o.json)
+        printf("%s on %s, %d dataset(s)\n", shown(o.source), device, o.ndatasets);
+    cJSON *all = cJSON_CreateArray();
+    outcome t = {0, 0, 0, 0};
+    for (int i = 0; i < o.ndatasets; i++)
+        run_one(&o, &prog, o.datasets[i], ncu, all, &t);
+    if (o.json) {
+        cJSON *doc = cJSON_CreateObject();
+        cJSON_AddStringToObject(doc, "lab", o.lab->id);
+        cJSON_AddStringToObject(doc, "source", shown(o.source));
+        cJSON_AddStringToObject(doc, "device", device);
+        cJSON_AddNumberToObject(doc, "passed", t.passed);
+        cJSON_AddNumberToObject(doc, "wrong", t.wrong);
+        cJSON_AddNumberToObject(doc, "bad_input", t.bad_input);
+        cJSON_AddNumberToObject(doc, "crashed", t.crashed);
+        cJSON_AddItemToObject(doc, "runs", all);
+        char *text = cJSON_Print(doc);
+        puts(text);
+        free(text);
+        cJSON_Delete(doc);
+    } else {
+        cJSON_Delete(all);
+        printf("%d passed, %d failed\n", t.passed, t.wrong + t.bad_input + t.crashed);
+    }
+    for (int i = 0; i < nshipped; i++)
+        free(shipped[i]);
+    free(shipped);
+    if (t.crashed)
+        return TL_EXIT_CRASH;
+    if (t.bad_input)
+        return TL_EXIT_BAD_INPUT;
+    return t.wrong ? TL_EXIT_WRONG : TL_EXIT_OK;
+}
+
+const cli_command cmd_run = {"run", "build a lab's .cu file and run it on the lab's datasets",
+                             usage, run};

@@ -1,0 +1,133 @@
+#include "lab_build.h"
+
+#include "lab_build_config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
+static uint64_t hash_text(uint64_t h, const char *text)
+{
+    return fnv1a(h, text, strlen(text) + 1);
+}
+
+/* A library or header changes the program as much as the source does. */
+static uint64_t hash_stamp(uint64_t h, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        int64_t parts[2] = {(int64_t)st.st_size, (int64_t)st.st_mtime};
+        h = fnv1a(h, parts, sizeof parts);
+    }
+    return hash_text(h, path);
+}
+
+static int hash_file(uint64_t *h, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        *h = fnv1a(*h, buf, n);
+    fclose(f);
+    return 0;
+}
+
+static void mkdir_p(const char *dir)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1; *p; p++) {
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(path, 0777);
+            *p = '/';
+        }
+    }
+    mkdir(path, 0777);
+}
+
+/* -arch=native needs a GPU at build time; without one the kernels are built for Hopper. */
+static const char *choose_arch(void)
+{
+    const char *forced = getenv("TILELAB_CUDA_ARCH");
+    if (forced && *forced)
+        return forced;
+    return tl_gpu_available() ? "native" : TILELAB_DEFAULT_ARCH;
+}
+
+int lab_build(const char *source, bool with_cublas, lab_program *out, char **compiler_output)
+{
+    memset(out, 0, sizeof *out);
+    *compiler_output = NULL;
+    snprintf(out->arch, sizeof out->arch, "%s", choose_arch());
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    if (hash_file(&h, source) != 0)
+        return LAB_BUILD_NO_SOURCE;
+    const char *stamps[] = {TILELAB_LAB_MAIN_LIB, TILELAB_HARNESS_CUDA_LIB, TILELAB_HARNESS_LIB,
+                            TILELAB_HARNESS_INCLUDE "/lab.h", TILELAB_HARNESS_INCLUDE "/harness.h",
+                            TILELAB_NVCC};
+    for (size_t i = 0; i < sizeof stamps / sizeof stamps[0]; i++)
+        h = hash_stamp(h, stamps[i]);
+    h = hash_text(h, out->arch);
+    h = hash_text(h, with_cublas ? "cublas" : "plain");
+
+    const char *base = strrchr(source, '/');
+    base = base ? base + 1 : source;
+    char stem[64];
+    snprintf(stem, sizeof stem, "%.*s", (int)strcspn(base, "."), base);
+    char dir[PATH_MAX - 128];
+    snprintf(dir, sizeof dir, "%s/%s-%016" PRIx64, TILELAB_CACHE_DIR, stem, h);
+    snprintf(out->path, sizeof out->path, "%s/%s", dir, stem);
+    if (access(out->path, X_OK) == 0) {
+        out->cached = true;
+        return LAB_BUILD_OK;
+    }
+    mkdir_p(dir);
+    char tmp[PATH_MAX], arch_flag[48];
+    snprintf(tmp, sizeof tmp, "%s/.building-%ld", dir, (long)getpid());
+    snprintf(arch_flag, sizeof arch_flag, "-arch=%s", out->arch);
+    char *argv[] = {TILELAB_NVCC, "-std=c++17", "-O3", "-lineinfo", arch_flag,
+                    "-I" TILELAB_HARNESS_INCLUDE, "-o", tmp, (char *)source,
+                    with_cublas ? TILELAB_LAB_MAIN_CUBLAS_LIB : TILELAB_LAB_MAIN_LIB,
+                    TILELAB_HARNESS_CUDA_LIB, TILELAB_HARNESS_LIB, TILELAB_CJSON_LIB, "-lpthread",
+                    "-lm", with_cublas ? "-lcublas" : NULL, NULL};
+    proc_result r;
+    if (proc_run(argv, 600, 1 << 20, &r) != 0) {
+        *compiler_output = strdup("could not start nvcc");
+        return LAB_BUILD_FAILED;
+    }
+    out->seconds = r.seconds;
+    if (r.exit_code != 0) {
+        size_t n = strlen(r.out) + strlen(r.err) + 1;
+        *compiler_output = malloc(n);
+        if (*compiler_output)
+            snprintf(*compiler_output, n, "%s%s", r.out, r.err);
+        proc_result_free(&r);
+        unlink(tmp);
+        return LAB_BUILD_FAILED;
+    }
+    proc_result_free(&r);
+    if (rename(tmp, out->path) != 0) {
+        char msg[PATH_MAX + 64];
+        snprintf(msg, sizeof msg, "cannot move the program into %s: %s", out->path, strerror(errno));
+        *compiler_output = strdup(msg);
+        return LAB_BUILD_FAILED;
+    }
+    return LAB_BUILD_OK;
+}

@@ -1,0 +1,24 @@
+/* Building a lab's .cu file (the student's, a template or a solution) into a lab program:
+ * nvcc, the harness's lab main and libraries, and a cache keyed by content. */
+#ifndef TILELAB_LAB_BUILD_H
+#define TILELAB_LAB_BUILD_H
+
+#include "proc.h"
+
+#include <limits.h>
+
+typedef struct lab_program {
+    char path[PATH_MAX]; /* the built program */
+    bool cached;         /* found in the cache, not compiled now */
+    double seconds;      /* compile time */
+    char arch[32];       /* the -arch it was built for */
+} lab_program;
+
+enum { LAB_BUILD_OK = 0, LAB_BUILD_FAILED = -1, LAB_BUILD_NO_SOURCE = -2 };
+
+/* Builds `source` (or finds it in the cache). `with_cublas` links the cuBLAS comparison (bench
+ * only; student programs never link it). On LAB_BUILD_FAILED, *compiler_output holds nvcc's
+ * messages (malloc'd; they name the source file and its own line numbers). */
+int lab_build(const char *source, bool with_cublas, lab_program *out, char **compiler_output);
+
+#endif /* TILELAB_LAB_BUILD_H */

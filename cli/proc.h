@@ -1,0 +1,22 @@
+/* Running a child program: a time limit that ends its whole process group, and stdout/stderr
+ * captured up to a limit each. */
+#ifndef TILELAB_PROC_H
+#define TILELAB_PROC_H
+
+#include "harness.h"
+
+typedef struct proc_result {
+    int exit_code;   /* the child's exit status, or -1 when a signal ended it */
+    int signal;      /* the signal that ended it, or 0 */
+    bool timed_out;  /* killed at the time limit */
+    bool truncated;  /* some output was past the limit and dropped */
+    char *out, *err; /* NUL-terminated captures; release with proc_result_free */
+    double seconds;
+} proc_result;
+
+/* Runs argv (argv[0] looked up on PATH) with no time limit when timeout_s <= 0. Returns -1 only
+ * when the child could not be started. */
+int proc_run(char *const argv[], double timeout_s, size_t limit, proc_result *res);
+void proc_result_free(proc_result *res);
+
+#endif /* TILELAB_PROC_H */
