@@ -15,6 +15,7 @@ extern const cli_command cmd_datasets;
 extern const cli_command cmd_check_dataset;
 extern const cli_command cmd_bench;
 extern const cli_command cmd_run;
+extern const cli_command cmd_demo;
 
 /* Prints "tilelab: error: ..." on stderr and returns TL_EXIT_BAD_INPUT. */
 int cli_fail(const char *fmt, ...)

@@ -1,5 +1,8 @@
 /* tilelab bench: figures for the dataset tools (generation, import, checking). */
 #include "cli.h"
+#include "lab_build.h"
+
+#include <cjson/cJSON.h>
 
 #include <dirent.h>
 #include <getopt.h>
@@ -10,12 +13,15 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: ./tilelab bench [datasets] [--size N] [--reps R] [--threads T]\n"
+    "usage: ./tilelab bench [datasets | labs] [--size N] [--reps R] [--threads T]\n"
     "\n"
     "Measures and prints figures; nothing here is a pass/fail test, but each line shows its target.\n"
     "  datasets      (default) generate an NxNxN dataset in binary, import it (binary and text),\n"
     "                check it, and run the harness's error-bound check on it\n"
-    "  --size N      matrix size (default 2048)\n"
+    "  labs          (needs a GPU) every lab's reference solution at NxNxN (lab 04: N x N/2 x N),\n"
+    "                next to cuBLAS SGEMM timed in the same process on the same buffers, and\n"
+    "                lab 05's unpadded baseline\n"
+    "  --size N      matrix size (default 2048 for datasets, 4096 for labs)\n"
     "  --reps R      repetitions of each import, median reported (default 5)\n"
     "  --threads T   threads for the reference products (default: one per CPU)\n";
 
@@ -155,19 +161,111 @@ fail:
     return cli_fail("bench: %s", err.msg);
 }
 
+
+static double json_number(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItem(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+/* One lab: its solution built with the cuBLAS comparison, run once on the dataset. */
+static void bench_one_lab(const tl_lab *lab, const char *dataset, tl_size size, int reps)
+{
+    char source[PATH_MAX - 64];
+    snprintf(source, sizeof source, "%s/solutions/%s/solution.cu", cli_root(), lab->id);
+    lab_program prog;
+    char *messages = NULL;
+    if (lab_build(source, true, &prog, &messages) != LAB_BUILD_OK) {
+        printf("  %-18s does not build:\n%s\n", lab->id, messages ? messages : "");
+        free(messages);
+        return;
+    }
+    char reps_text[16];
+    snprintf(reps_text, sizeof reps_text, "%d", reps);
+    char *argv[] = {prog.path, "--json", "--cublas", "--reps", reps_text, (char *)dataset, NULL};
+    proc_result r;
+    if (proc_run(argv, 900, 1 << 22, &r) != 0)
+        return;
+    cJSON *doc = cJSON_Parse(r.out);
+    if (!doc) {
+        printf("  %-18s failed (exit %d): %s\n", lab->id, r.exit_code, r.err);
+        proc_result_free(&r);
+        return;
+    }
+    const cJSON *kernel = cJSON_GetObjectItem(doc, "kernel");
+    double ms = json_number(kernel, "median_ms"), gflops = json_number(doc, "gflops");
+    double cublas_ms = 0, cublas_gflops = 0, base_ms = 0;
+    for (const cJSON *e = cJSON_GetObjectItem(doc, "other_kernels")->child; e; e = e->next) {
+        const char *name = cJSON_GetObjectItem(e, "name")->valuestring;
+        if (strcmp(name, "cublas") == 0) {
+            cublas_ms = json_number(e, "median_ms");
+            cublas_gflops = json_number(e, "gflops");
+        } else if (strcmp(name, "baseline") == 0) {
+            base_ms = json_number(e, "median_ms");
+        }
+    }
+    char shape[40];
+    snprintf(shape, sizeof shape, "%dx%dx%d", size.m, size.k, size.n);
+    printf("  %-18s %-15s %-5s %9.3f %9.1f %9.3f %9.1f %8.1f%%", lab->id, shape,
+           cJSON_GetObjectItem(doc, "verdict")->valuestring, ms, gflops, cublas_ms, cublas_gflops,
+           cublas_gflops > 0 ? 100.0 * gflops / cublas_gflops : 0);
+    if (base_ms > 0 && ms > 0)
+        printf("   baseline %.3f ms: padded is %.2fx faster", base_ms, base_ms / ms);
+    putchar('\n');
+    fflush(stdout);
+    cJSON_Delete(doc);
+    proc_result_free(&r);
+}
+
+static int bench_labs(int size, int reps, int threads)
+{
+    char device[256];
+    if (!tl_device_name(device, sizeof device)) {
+        fprintf(stderr, "bench labs: needs a CUDA device, and there is none here [%s]\n", device);
+        return 4;
+    }
+    tl_size square = {size, size, size}, rect = {size, size / 2 > 0 ? size / 2 : 1, size};
+    char dir_sq[PATH_MAX - 64], dir_rect[PATH_MAX - 64];
+    snprintf(dir_sq, sizeof dir_sq, "%s/build/bench-datasets/%dx%dx%d", cli_root(), square.m,
+             square.k, square.n);
+    snprintf(dir_rect, sizeof dir_rect, "%s/build/bench-datasets/%dx%dx%d", cli_root(), rect.m,
+             rect.k, rect.n);
+    tl_gen_options g = {1, TL_FORMAT_BINARY, true, threads};
+    tl_gen_result res;
+    tl_error err;
+    fprintf(stderr, "bench labs: writing the %dx%dx%d and %dx%dx%d datasets ...\n", square.m,
+            square.k, square.n, rect.m, rect.k, rect.n);
+    if (tl_dataset_generate(dir_sq, 0, square, &g, &res, &err) != 0 ||
+        tl_dataset_generate(dir_rect, 0, rect, &g, &res, &err) != 0)
+        return cli_fail("bench labs: %s", err.msg);
+    printf("reference solutions on %s, kernel time = median of %d CUDA-event timed launches,\n"
+           "L2 flushed before each; cuBLAS SGEMM (plain fp32, no TF32) timed the same way in the "
+           "same process\n",
+           device, reps);
+    printf("  %-18s %-15s %-5s %9s %9s %9s %9s %9s\n", "lab", "m x k x n", "check", "ms",
+           "GFLOP/s", "cuBLAS ms", "GFLOP/s", "of cuBLAS");
+    int nlabs = 0;
+    const tl_lab *labs = tl_labs(&nlabs);
+    for (int i = 0; i < nlabs; i++) {
+        bool rectangular = strcmp(labs[i].id, "04-rectangular") == 0;
+        bench_one_lab(&labs[i], rectangular ? dir_rect : dir_sq, rectangular ? rect : square, reps);
+    }
+    return TL_EXIT_OK;
+}
+
 static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {{"size", required_argument, NULL, 'n'},
                                              {"reps", required_argument, NULL, 'r'},
                                              {"threads", required_argument, NULL, 't'},
                                              {NULL, 0, NULL, 0}};
-    int size = 2048, reps = 5, threads = 0, c;
+    int size = 0, reps = 0, threads = 0, c;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         int bad = 0;
         switch (c) {
-        case 'n': bad = cli_parse_int("--size", optarg, 1, 8192, &size); break;
+        case 'n': bad = cli_parse_int("--size", optarg, 1, 16384, &size); break;
         case 'r': bad = cli_parse_int("--reps", optarg, 1, 64, &reps); break;
         case 't': bad = cli_parse_int("--threads", optarg, 1, 1024, &threads); break;
         default:
@@ -177,10 +275,17 @@ static int run(int argc, char **argv)
         if (bad)
             return TL_EXIT_BAD_INPUT;
     }
-    for (int i = optind; i < argc; i++)
-        if (strcmp(argv[i], "datasets") != 0)
-            return cli_fail("bench: no suite \"%s\" (suites: datasets)", argv[i]);
-    return bench_datasets(size, reps, threads);
+    bool labs = false;
+    for (int i = optind; i < argc; i++) {
+        if (strcmp(argv[i], "labs") == 0)
+            labs = true;
+        else if (strcmp(argv[i], "datasets") != 0)
+            return cli_fail("bench: no suite \"%s\" (suites: datasets, labs)", argv[i]);
+    }
+    if (labs)
+        return bench_labs(size ? size : 4096, reps ? reps : 10, threads);
+    return bench_datasets(size ? size : 2048, reps ? reps : 5, threads);
 }
 
-const cli_command cmd_bench = {"bench", "print performance figures (dataset tools)", usage, run};
+const cli_command cmd_bench = {"bench", "print performance figures (dataset tools, labs vs cuBLAS)",
+                               usage, run};

@@ -30,7 +30,7 @@ static const tl_size tiled_sizes[] = {
  * missing or wrong boundary check in either the loads or the store. */
 static const tl_size arbitrary_sizes[] = {
     SQ(1), SQ(2), SQ(15), SQ(17), SQ(31), SQ(33), SQ(97), SQ(100), SQ(127), SQ(257),
-    SQ(1031), SQ(2047),
+    SQ(1031), SQ(2053),
 };
 
 /* j x k times k x l: every way of confusing the three dimensions shows up as a wrong result.

@@ -3,15 +3,17 @@
 #   run_expect.sh [--gpu PROBE] [--status N] [--match REGEX]... [--no-match REGEX]...
 #                 [--stderr-lines N] -- COMMAND [ARGS...]
 # --gpu PROBE      run PROBE first; if it exits 77 (no CUDA device), skip this test with its message
+# --no-gpu PROBE   the opposite: skip this test when PROBE finds a CUDA device
 # --status N       the exit status COMMAND must end with (default 0)
 # --match REGEX    stdout+stderr must match (grep -E), repeatable
 # --no-match REGEX stdout+stderr must not match
 # --stderr-lines N stderr must have exactly N lines (bad input gets a one-line error)
 set -u
-status=0 probe="" stderr_lines="" matches=() nomatches=()
+status=0 probe="" noprobe="" stderr_lines="" matches=() nomatches=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --gpu) probe="$2"; shift 2 ;;
+    --no-gpu) noprobe="$2"; shift 2 ;;
     --status) status="$2"; shift 2 ;;
     --match) matches+=("$2"); shift 2 ;;
     --no-match) nomatches+=("$2"); shift 2 ;;
@@ -23,6 +25,9 @@ done
 if [ -n "$probe" ]; then
   out="$("$probe")"; rc=$?
   if [ "$rc" = 77 ]; then echo "$out"; exit 77; fi
+fi
+if [ -n "$noprobe" ] && "$noprobe" >/dev/null; then
+  echo "SKIPPED: a CUDA device is present; this test is for machines without one"; exit 77
 fi
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?

@@ -1,0 +1,77 @@
+/* tilelab demo: the kit's main job. Builds every lab's template and reference solution and, when
+ * there is a GPU, runs every reference solution on its lab's shipped datasets. */
+#include "cli.h"
+
+#include <string.h>
+
+static const char usage[] =
+    "usage: ./tilelab demo\n"
+    "\n"
+    "Builds each lab's template (labs/LAB/template.cu) and reference solution\n"
+    "(solutions/LAB/solution.cu). With a CUDA device, runs each solution on the lab's shipped\n"
+    "datasets (as ./tilelab run LAB --solution does) and ends with a table. Without one, it builds\n"
+    "everything and says that the kernels need a GPU to run.\n"
+    "\n"
+    "exit status: 0 everything built (and every solution passed), otherwise the worst status of\n"
+    "the steps (see ./tilelab run --help)\n";
+
+static const char *status_text(int status)
+{
+    switch (status) {
+    case TL_EXIT_OK: return "pass";
+    case TL_EXIT_WRONG: return "WRONG";
+    case TL_EXIT_BAD_INPUT: return "BAD INPUT";
+    case TL_EXIT_CRASH: return "CRASH";
+    default: return "not run";
+    }
+}
+
+static int run_step(char *a, char *b, char *c, char *d)
+{
+    char *argv[] = {"run", a, b, c, d, NULL};
+    int argc = 1;
+    while (argv[argc])
+        argc++;
+    return cmd_run.run(argc, argv);
+}
+
+static int run(int argc, char **argv)
+{
+    if (argc > 1)
+        return cli_fail("demo takes no arguments, got \"%s\" (see ./tilelab demo --help)", argv[1]);
+    int nlabs = 0;
+    const tl_lab *labs = tl_labs(&nlabs);
+    char device[256];
+    bool gpu = tl_device_name(device, sizeof device);
+    int template_status[8], solution_status[8], run_status[8], worst = TL_EXIT_OK;
+    for (int i = 0; i < nlabs && i < 8; i++) {
+        char *id = (char *)labs[i].id;
+        printf("== %s\n", id);
+        fflush(stdout);
+        template_status[i] = run_step(id, "--build-only", NULL, NULL);
+        solution_status[i] = run_step(id, "--solution", "--build-only", NULL);
+        run_status[i] = -1;
+        if (gpu && solution_status[i] == TL_EXIT_OK)
+            run_status[i] = run_step(id, "--solution", NULL, NULL);
+        int s[3] = {template_status[i], solution_status[i], run_status[i]};
+        for (int k = 0; k < 3; k++)
+            if (s[k] > worst)
+                worst = s[k];
+    }
+    printf("\n%-20s %-10s %-10s %s\n", "lab", "template", "solution", "solution on its datasets");
+    for (int i = 0; i < nlabs && i < 8; i++)
+        printf("%-20s %-10s %-10s %s\n", labs[i].id,
+               template_status[i] == TL_EXIT_OK ? "builds" : "FAILS",
+               solution_status[i] == TL_EXIT_OK ? "builds" : "FAILS",
+               gpu ? status_text(run_status[i]) : "needs a GPU");
+    if (!gpu)
+        printf("\nEverything is built. The kernels need a CUDA device to run, and there is none here "
+               "[%s];\nthe CPU backend that runs them without one is not part of this release.\n",
+               device);
+    else
+        printf("\ndevice: %s\n", device);
+    return worst;
+}
+
+const cli_command cmd_demo = {"demo", "build every lab, run every reference solution (the main job)",
+                              usage, run};
