@@ -224,6 +224,32 @@ static void print_result_line(const cJSON *doc)
         printf("        hint: %s\n", hint->valuestring);
 }
 
+/* Splits one CSV line of quoted fields ("a","b,c",...) in place; returns the field count. */
+static int csv_fields(char *line, char **fields, int max)
+{
+    int n = 0;
+    char *p = line;
+    while (*p == '"' && n < max) {
+        char *start = ++p;
+        while (*p && *p != '"')
+            p++;
+        if (*p)
+            *p++ = '\0';
+        fields[n++] = start;
+        if (*p == ',')
+            p++;
+    }
+    return n;
+}
+
+static int column_of(char **fields, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(fields[i], name) == 0)
+            return i;
+    return -1;
+}
+
 /* Lab 05: the bank conflicts of every kernel, from ncu (when it is installed). */
 static void print_bank_conflicts(const lab_program *prog, const char *dataset, int timeout)
 {
@@ -239,35 +265,32 @@ static void print_bank_conflicts(const lab_program *prog, const char *dataset, i
         proc_result_free(&r);
         return;
     }
-    /* CSV rows: ..."Kernel Name",...,"Metric Name","Metric Unit","Metric Value". */
+    /* The header row names the columns; values may carry thousands separators. */
+    int kernel_col = -1, metric_col = -1, value_col = -1;
     printf("        bank conflicts (ncu):");
-    for (char *line = strtok(r.out, "\n"); line; line = strtok(NULL, "\n")) {
-        char *metric = strstr(line, "\"l1tex__data_bank_conflicts");
-        if (!metric)
+    char *save = NULL;
+    for (char *line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *f[64];
+        int n = csv_fields(line, f, 64);
+        if (kernel_col < 0) {
+            kernel_col = column_of(f, n, "Kernel Name");
+            metric_col = column_of(f, n, "Metric Name");
+            value_col = column_of(f, n, "Metric Value");
+            if (metric_col < 0 || value_col < 0)
+                kernel_col = -1;
             continue;
-        char *kernel = NULL;
-        char *p = line;
-        for (int field = 0; field < 5 && p; field++) { /* the kernel name is field 5 */
-            p = strstr(p, "\",\"");
-            if (p)
-                p += 3;
         }
-        if (p)
-            kernel = p;
-        char *last = strrchr(line, ',');
-        double value = 0;
-        if (last) {
-            char digits[64];
-            size_t n = 0;
-            for (char *q = last + 1; *q && n + 1 < sizeof digits; q++)
-                if ((*q >= '0' && *q <= '9') || *q == '.')
-                    digits[n++] = *q;
-            digits[n] = '\0';
-            value = atof(digits);
-        }
-        bool store = strstr(metric, "op_st") != NULL;
-        int name_len = kernel ? (int)strcspn(kernel, "(\"") : 0;
-        printf(" %.*s %s %.0f;", name_len, kernel ? kernel : "", store ? "st" : "ld", value);
+        if (n <= value_col || n <= metric_col || n <= kernel_col ||
+            strncmp(f[metric_col], "l1tex__data_bank_conflicts", 26) != 0)
+            continue;
+        char digits[64];
+        size_t d = 0;
+        for (const char *q = f[value_col]; *q && d + 1 < sizeof digits; q++)
+            if ((*q >= '0' && *q <= '9') || *q == '.')
+                digits[d++] = *q;
+        digits[d] = '\0';
+        printf(" %.*s %s %.0f;", (int)strcspn(f[kernel_col], "("), f[kernel_col],
+               strstr(f[metric_col], "op_st") ? "st" : "ld", atof(digits));
     }
     putchar('\n');
     proc_result_free(&r);

@@ -99,14 +99,18 @@ int lab_build(const char *source, bool with_cublas, lab_program *out, char **com
         return LAB_BUILD_OK;
     }
     mkdir_p(dir);
-    char tmp[PATH_MAX], arch_flag[48];
+    char tmp[PATH_MAX], arch_flag[48], rpath[PATH_MAX];
+    /* cJSON may live outside the loader's default folders (a prefix of its own). */
+    const char *cjson_dir_end = strrchr(TILELAB_CJSON_LIB, '/');
+    snprintf(rpath, sizeof rpath, "-rpath=%.*s", (int)(cjson_dir_end - TILELAB_CJSON_LIB),
+             TILELAB_CJSON_LIB);
     snprintf(tmp, sizeof tmp, "%s/.building-%ld", dir, (long)getpid());
     snprintf(arch_flag, sizeof arch_flag, "-arch=%s", out->arch);
     char *argv[] = {TILELAB_NVCC, "-std=c++17", "-O3", "-lineinfo", arch_flag,
                     "-I" TILELAB_HARNESS_INCLUDE, "-o", tmp, (char *)source,
                     with_cublas ? TILELAB_LAB_MAIN_CUBLAS_LIB : TILELAB_LAB_MAIN_LIB,
-                    TILELAB_HARNESS_CUDA_LIB, TILELAB_HARNESS_LIB, TILELAB_CJSON_LIB, "-lpthread",
-                    "-lm", with_cublas ? "-lcublas" : NULL, NULL};
+                    TILELAB_HARNESS_CUDA_LIB, TILELAB_HARNESS_LIB, TILELAB_CJSON_LIB, "-Xlinker",
+                    rpath, "-lpthread", "-lm", with_cublas ? "-lcublas" : NULL, NULL};
     proc_result r;
     if (proc_run(argv, 600, 1 << 20, &r) != 0) {
         *compiler_output = strdup("could not start nvcc");
