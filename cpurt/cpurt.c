@@ -1,0 +1,241 @@
+/* tilelab's CPU backend: a stand-in for libcudart. A program built by nvcc with -cudart none and
+ * linked with this library runs its kernels in the PTX interpreter (ptx/) instead of on a GPU.
+ *
+ * nvcc's host stubs register each kernel's host function and mangled name at start-up, and
+ * launch through __cudaGetKernel and __cudaLaunchKernel; the kernels' PTX is read from the file
+ * next to the program (PROGRAM.ptx) or from $TILELAB_PTX. Device memory is host memory, filled
+ * with a NaN pattern when allocated. Launches run synchronously, so events measure the
+ * interpreter's wall-clock time: emulated time, not a GPU's. */
+#include "cpurt_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static ptx_module *module;
+static bool module_tried;
+static cudaError_t last_error = cudaSuccess;
+static cudaError_t sticky_error = cudaSuccess;
+
+typedef struct kernel_record {
+    const void *host_fun;
+    char name[256];
+} kernel_record;
+
+static kernel_record *kernels;
+static int nkernels;
+
+typedef struct launch_config {
+    dim3 grid, block;
+    size_t shared;
+    void *stream;
+} launch_config;
+
+static launch_config config_stack[16];
+static int config_depth;
+
+cudaError_t cpurt_fail(cudaError_t e)
+{
+    last_error = e;
+    return e;
+}
+
+cudaError_t cpurt_status(void)
+{
+    return sticky_error;
+}
+
+/* ---- registration, called from nvcc's generated start-up code ------------------------------ */
+
+void **__cudaRegisterFatBinary(void *fat_cubin)
+{
+    static void *handle;
+    handle = fat_cubin;
+    return &handle;
+}
+
+void __cudaRegisterFatBinaryEnd(void **handle) { (void)handle; }
+void __cudaUnregisterFatBinary(void **handle) { (void)handle; }
+
+void __cudaRegisterFunction(void **handle, const char *host_fun, char *device_fun,
+                            const char *device_name, int thread_limit, uint3 *tid, uint3 *bid,
+                            dim3 *bdim, dim3 *gdim, int *wsize)
+{
+    (void)handle, (void)device_fun, (void)thread_limit, (void)tid, (void)bid, (void)bdim,
+        (void)gdim, (void)wsize;
+    kernel_record *k = realloc(kernels, (size_t)(nkernels + 1) * sizeof *k);
+    if (!k)
+        return;
+    kernels = k;
+    k[nkernels].host_fun = host_fun;
+    snprintf(k[nkernels].name, sizeof k[nkernels].name, "%s", device_name);
+    nkernels++;
+}
+
+void __cudaRegisterVar(void **handle, char *host_var, char *device_address, const char *device_name,
+                       int ext, size_t size, int constant, int global)
+{
+    (void)handle, (void)host_var, (void)device_address, (void)ext, (void)size, (void)constant,
+        (void)global;
+    cpurt_unsupported("__device__/__constant__ variable", device_name);
+}
+
+char __cudaInitModule(void **handle)
+{
+    (void)handle;
+    return 1;
+}
+
+unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, void *stream)
+{
+    if (config_depth == 16)
+        return 1;
+    config_stack[config_depth++] = (launch_config){grid, block, shared, stream};
+    return 0;
+}
+
+cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared, void *stream)
+{
+    if (config_depth == 0)
+        return cpurt_fail(cudaErrorMissingConfiguration);
+    launch_config c = config_stack[--config_depth];
+    *grid = c.grid;
+    *block = c.block;
+    *shared = c.shared;
+    *(void **)stream = c.stream;
+    return cudaSuccess;
+}
+
+cudaError_t __cudaGetKernel(cudaKernel_t *handle, const void *host_fun)
+{
+    for (int i = 0; i < nkernels; i++) {
+        if (kernels[i].host_fun == host_fun) {
+            *handle = (cudaKernel_t)(void *)&kernels[i];
+            return cudaSuccess;
+        }
+    }
+    return cpurt_fail(cudaErrorInvalidDeviceFunction);
+}
+
+/* The module is parsed once, at the first launch. */
+static ptx_module *load_module(void)
+{
+    if (module_tried)
+        return module;
+    module_tried = true;
+    char path[4096];
+    const char *env = getenv("TILELAB_PTX");
+    if (env && *env) {
+        snprintf(path, sizeof path, "%s", env);
+    } else {
+        ssize_t n = readlink("/proc/self/exe", path, sizeof path - 5);
+        if (n <= 0) {
+            fprintf(stderr, "tilelab CPU backend: cannot find this program's path for its PTX\n");
+            return NULL;
+        }
+        memcpy(path + n, ".ptx", 5);
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "tilelab CPU backend: cannot open the kernels' PTX %s (build the program "
+                        "with ./tilelab run --backend cpu, or set TILELAB_PTX)\n", path);
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc(len > 0 ? (size_t)len : 1);
+    size_t got = text ? fread(text, 1, (size_t)len, f) : 0;
+    fclose(f);
+    ptx_error err;
+    if (text && got == (size_t)len)
+        module = ptx_module_parse(path, text, got, &err);
+    else
+        snprintf(err.msg, sizeof err.msg, "%.900s: cannot read", path);
+    free(text);
+    if (!module)
+        fprintf(stderr, "tilelab CPU backend: %s\n", err.msg);
+    return module;
+}
+
+static cudaError_t launch(const kernel_record *k, dim3 grid, dim3 block, void **args, size_t shared)
+{
+    if (sticky_error != cudaSuccess)
+        return cpurt_fail(sticky_error);
+    const ptx_module *m = load_module();
+    if (!m)
+        return cpurt_fail(cudaErrorInvalidKernelImage);
+    const ptx_entry *e = ptx_module_entry(m, k->name);
+    if (!e) {
+        fprintf(stderr, "tilelab CPU backend: kernel %s is not in the PTX\n", k->name);
+        return cpurt_fail(cudaErrorInvalidDeviceFunction);
+    }
+    ptx_error err;
+    ptx_stats stats = {0, 0};
+    double t0 = cpurt_now();
+    int rc = ptx_launch(e, (ptx_dim3){grid.x, grid.y, grid.z}, (ptx_dim3){block.x, block.y, block.z},
+                        args, shared, &stats, &err);
+    cpurt_note_launch(cpurt_now() - t0, &stats);
+    if (rc != 0) {
+        fflush(stdout);
+        fprintf(stderr, "tilelab CPU backend: %s\n", err.msg);
+        if (strncmp(err.msg, "invalid launch configuration", 28) == 0)
+            return cpurt_fail(cudaErrorInvalidConfiguration);
+        /* Like a fault on a GPU, a failed kernel poisons the context. */
+        sticky_error = cudaErrorLaunchFailure;
+        return cpurt_fail(cudaErrorLaunchFailure);
+    }
+    return cudaSuccess;
+}
+
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **args,
+                               size_t shared, cudaStream_t stream)
+{
+    (void)stream;
+    return launch((const kernel_record *)(void *)kernel, grid, block, args, shared);
+}
+
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, void **args,
+                                    size_t shared, cudaStream_t stream)
+{
+    return __cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+}
+
+cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared,
+                             cudaStream_t stream)
+{
+    (void)stream;
+    for (int i = 0; i < nkernels; i++)
+        if (kernels[i].host_fun == func)
+            return launch(&kernels[i], grid, block, args, shared);
+    return cpurt_fail(cudaErrorInvalidDeviceFunction);
+}
+
+/* ---- errors -------------------------------------------------------------------------------- */
+
+cudaError_t cudaGetLastError(void)
+{
+    cudaError_t e = last_error;
+    last_error = sticky_error;
+    return e;
+}
+
+cudaError_t cudaPeekAtLastError(void) { return last_error; }
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+    return sticky_error != cudaSuccess ? cpurt_fail(sticky_error) : cudaSuccess;
+}
+
+cudaError_t cudaDeviceReset(void)
+{
+    sticky_error = cudaSuccess;
+    last_error = cudaSuccess;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+    (void)stream;
+    return cudaDeviceSynchronize();
+}

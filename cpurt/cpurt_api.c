@@ -1,0 +1,288 @@
+/* The CUDA runtime calls of the CPU backend other than launches: memory, devices, events and
+ * error names. Calls it does not implement say so instead of pretending to work. */
+#include "cpurt_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEVICE_NAME "tilelab CPU backend (PTX interpreter)"
+
+double cpurt_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double busy_until; /* the end of the last launch, for events */
+
+void cpurt_note_launch(double seconds, const ptx_stats *stats)
+{
+    (void)seconds, (void)stats;
+    busy_until = cpurt_now();
+}
+
+cudaError_t cpurt_unsupported(const char *what, const char *name)
+{
+    fflush(stdout);
+    fprintf(stderr, "tilelab CPU backend: not supported by the CPU backend: %s%s%s\n", what,
+            name ? " " : "", name ? name : "");
+    return cpurt_fail(cudaErrorNotSupported);
+}
+
+/* ---- memory: device memory is host memory ------------------------------------------------- */
+
+typedef struct allocation {
+    void *ptr;
+    size_t size;
+} allocation;
+
+static allocation *allocs;
+static size_t nallocs, capallocs;
+
+cudaError_t cudaMalloc(void **ptr, size_t size)
+{
+    if (!ptr)
+        return cpurt_fail(cudaErrorInvalidValue);
+    if (cpurt_status() != cudaSuccess)
+        return cpurt_fail(cpurt_status());
+    void *p = malloc(size ? size : 1);
+    if (!p)
+        return cpurt_fail(cudaErrorMemoryAllocation);
+    /* Fresh device memory is not zero: a pattern that reads as NaN (floats) or -1 (ints). */
+    memset(p, 0xff, size);
+    if (nallocs == capallocs) {
+        size_t cap = capallocs ? 2 * capallocs : 64;
+        allocation *a = realloc(allocs, cap * sizeof *a);
+        if (!a) {
+            free(p);
+            return cpurt_fail(cudaErrorMemoryAllocation);
+        }
+        allocs = a;
+        capallocs = cap;
+    }
+    allocs[nallocs++] = (allocation){p, size};
+    *ptr = p;
+    return cudaSuccess;
+}
+
+cudaError_t cudaFree(void *ptr)
+{
+    if (!ptr)
+        return cudaSuccess;
+    for (size_t i = 0; i < nallocs; i++) {
+        if (allocs[i].ptr == ptr) {
+            free(ptr);
+            allocs[i] = allocs[--nallocs];
+            return cudaSuccess;
+        }
+    }
+    return cpurt_fail(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
+        return cpurt_fail(cudaErrorInvalidMemcpyDirection);
+    if (cpurt_status() != cudaSuccess)
+        return cpurt_fail(cpurt_status());
+    if (count && (!dst || !src))
+        return cpurt_fail(cudaErrorInvalidValue);
+    memmove(dst, src, count);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpy(dst, src, count, kind);
+}
+
+cudaError_t cudaMemset(void *ptr, int value, size_t count)
+{
+    if (cpurt_status() != cudaSuccess)
+        return cpurt_fail(cpurt_status());
+    if (count && !ptr)
+        return cpurt_fail(cudaErrorInvalidValue);
+    memset(ptr, value, count);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemset(ptr, value, count);
+}
+
+/* ---- the device ---------------------------------------------------------------------------- */
+
+cudaError_t cudaGetDeviceCount(int *count)
+{
+    *count = 1;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDevice(int *device)
+{
+    *device = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaSetDevice(int device)
+{
+    return device == 0 ? cudaSuccess : cpurt_fail(cudaErrorInvalidDevice);
+}
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+    if (device != 0)
+        return cpurt_fail(cudaErrorInvalidDevice);
+    memset(prop, 0, sizeof *prop);
+    snprintf(prop->name, sizeof prop->name, "%s", DEVICE_NAME);
+    prop->major = 9;
+    prop->minor = 0;
+    prop->warpSize = 32;
+    prop->maxThreadsPerBlock = 1024;
+    prop->maxThreadsDim[0] = 1024;
+    prop->maxThreadsDim[1] = 1024;
+    prop->maxThreadsDim[2] = 64;
+    prop->maxGridSize[0] = 0x7fffffff;
+    prop->maxGridSize[1] = 65535;
+    prop->maxGridSize[2] = 65535;
+    prop->sharedMemPerBlock = 48 * 1024;
+    prop->regsPerBlock = 65536;
+    prop->multiProcessorCount = 1;
+    prop->totalGlobalMem = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+    if (device != 0)
+        return cpurt_fail(cudaErrorInvalidDevice);
+    switch (attr) {
+    case cudaDevAttrL2CacheSize: *value = 0; break; /* nothing to flush */
+    case cudaDevAttrWarpSize: *value = 32; break;
+    case cudaDevAttrMaxThreadsPerBlock: *value = 1024; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = 48 * 1024; break;
+    case cudaDevAttrMultiProcessorCount: *value = 1; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = 9; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = 0; break;
+    default: return cpurt_unsupported("cudaDeviceGetAttribute of attribute", NULL);
+    }
+    return cudaSuccess;
+}
+
+/* ---- events: launches are synchronous, so an event records the wall clock -------------- */
+
+cudaError_t cudaEventCreate(cudaEvent_t *event)
+{
+    double *t = calloc(1, sizeof *t);
+    if (!t)
+        return cpurt_fail(cudaErrorMemoryAllocation);
+    *event = (cudaEvent_t)(void *)t;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event)
+{
+    free((void *)event);
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
+{
+    (void)stream;
+    *(double *)(void *)event = cpurt_now();
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event)
+{
+    (void)event;
+    return cpurt_status() != cudaSuccess ? cpurt_fail(cpurt_status()) : cudaSuccess;
+}
+
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+    *ms = (float)((*(double *)(void *)end - *(double *)(void *)start) * 1e3);
+    return cudaSuccess;
+}
+
+/* ---- error names ----------------------------------------------------------------------- */
+
+typedef struct error_text {
+    cudaError_t code;
+    const char *name, *text;
+} error_text;
+
+static const error_text errors[] = {
+    {cudaSuccess, "cudaSuccess", "no error"},
+    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+    {cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration", "__global__ function call is not configured"},
+    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+    {cudaErrorInvalidKernelImage, "cudaErrorInvalidKernelImage", "device kernel image is invalid (no PTX for the CPU backend)"},
+    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure (the CPU backend stopped the kernel; see the message above)"},
+    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported by the CPU backend"},
+};
+
+const char *cudaGetErrorName(cudaError_t e)
+{
+    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
+        if (errors[i].code == e)
+            return errors[i].name;
+    return "cudaErrorUnknown";
+}
+
+const char *cudaGetErrorString(cudaError_t e)
+{
+    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
+        if (errors[i].code == e)
+            return errors[i].text;
+    return "unknown error";
+}
+
+/* ---- calls the CPU backend does not implement ------------------------------------------- */
+
+cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags)
+{
+    (void)ptr, (void)size, (void)flags;
+    return cpurt_unsupported("cudaMallocManaged", NULL);
+}
+
+cudaError_t cudaMallocHost(void **ptr, size_t size)
+{
+    (void)ptr, (void)size;
+    return cpurt_unsupported("cudaMallocHost", NULL);
+}
+
+cudaError_t cudaFreeHost(void *ptr)
+{
+    (void)ptr;
+    return cpurt_unsupported("cudaFreeHost", NULL);
+}
+
+cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height)
+{
+    (void)ptr, (void)pitch, (void)width, (void)height;
+    return cpurt_unsupported("cudaMallocPitch", NULL);
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t *stream)
+{
+    (void)stream;
+    return cpurt_unsupported("cudaStreamCreate", NULL);
+}
+
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache config)
+{
+    (void)func, (void)config;
+    return cpurt_unsupported("cudaFuncSetCacheConfig", NULL);
+}

@@ -1,0 +1,17 @@
+/* Decoding of opcode words and names, for the parser. */
+#ifndef TILELAB_PTX_DECODE_H
+#define TILELAB_PTX_DECODE_H
+
+#include "internal.h"
+
+#include <stdio.h>
+
+/* Fills op, type(s), space, comparison, rounding, modifiers and vector width of `in` from an
+ * opcode word. Returns -1 with `why` set for an opcode or modifier it does not know. */
+int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size);
+/* A special register name (%tid.x, ...) to its ptx_sreg, or -1. */
+int ptx_special_register(const char *word);
+/* A type directive (.u32, .f32, ...) to its ptx_type, or -1. */
+int ptx_type_from_directive(const char *word);
+
+#endif /* TILELAB_PTX_DECODE_H */

@@ -1,0 +1,140 @@
+/* Shared between the PTX parser and the interpreter: the pre-decoded form of a module. */
+#ifndef TILELAB_PTX_INTERNAL_H
+#define TILELAB_PTX_INTERNAL_H
+
+#include "ptx.h"
+
+/* Value types. Sizes come from ty_bytes. */
+typedef enum ptx_type {
+    TY_NONE = 0,
+    TY_PRED,
+    TY_B8, TY_B16, TY_B32, TY_B64,
+    TY_U8, TY_U16, TY_U32, TY_U64,
+    TY_S8, TY_S16, TY_S32, TY_S64,
+    TY_F16, TY_F32, TY_F64
+} ptx_type;
+
+typedef enum ptx_space { SP_GENERIC = 0, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_CONST } ptx_space;
+
+typedef enum ptx_opcode {
+    OP_NOP = 0,
+    OP_MOV, OP_LD, OP_ST, OP_CVT, OP_CVTA,
+    OP_ADD, OP_SUB, OP_MUL, OP_MAD, OP_FMA, OP_DIV, OP_REM, OP_MIN, OP_MAX, OP_ABS, OP_NEG,
+    OP_AND, OP_OR, OP_XOR, OP_NOT, OP_SHL, OP_SHR, OP_SETP, OP_SELP,
+    OP_RCP, OP_SQRT, OP_RSQRT, OP_EX2, OP_LG2, OP_SIN, OP_COS,
+    OP_BRA, OP_BAR, OP_RET, OP_EXIT,
+    OP_ATOM, OP_RED,
+    OP_COUNT
+} ptx_opcode;
+
+/* Modifiers. */
+enum {
+    MOD_WIDE = 1 << 0, /* mul.wide / mad.wide */
+    MOD_HI = 1 << 1,   /* mul.hi / mad.hi */
+    MOD_FTZ = 1 << 2,
+    MOD_SAT = 1 << 3,
+    MOD_APPROX = 1 << 4,
+    MOD_TO = 1 << 5    /* cvta.to.<space> */
+};
+
+typedef enum ptx_round { RND_NONE = 0, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI } ptx_round;
+
+typedef enum ptx_cmp {
+    CMP_EQ = 0, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE,
+    CMP_LO, CMP_LS, CMP_HI, CMP_HS,
+    CMP_EQU, CMP_NEU, CMP_LTU, CMP_LEU, CMP_GTU, CMP_GEU, CMP_NUM, CMP_NAN
+} ptx_cmp;
+
+typedef enum ptx_atomic { AT_ADD = 0, AT_MIN, AT_MAX, AT_EXCH, AT_CAS, AT_AND, AT_OR, AT_XOR, AT_INC, AT_DEC } ptx_atomic;
+
+typedef enum ptx_sreg {
+    SR_TID_X = 0, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
+    SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,
+    SR_LANEID, SR_WARPID, SR_NWARPID, SR_WARPSZ
+} ptx_sreg;
+
+typedef enum ptx_operand_kind {
+    OPK_NONE = 0,
+    OPK_REG,   /* a register slot */
+    OPK_IMM,   /* an immediate: integer bits or float/double bits */
+    OPK_SREG,  /* a special register */
+    OPK_ADDR   /* [reg + imm] or [symbol + imm]; for symbols reg < 0 and imm holds the address */
+} ptx_operand_kind;
+
+typedef struct ptx_operand {
+    uint8_t kind;
+    uint8_t sreg;
+    int32_t reg;   /* slot, or -1 */
+    int64_t imm;
+} ptx_operand;
+
+#define PTX_MAX_OPERANDS 6
+
+typedef struct ptx_insn {
+    uint8_t op;
+    uint8_t type;     /* the instruction's type (destination type for cvt) */
+    uint8_t type2;    /* cvt: source type; setp: unused */
+    uint8_t space;    /* ld/st/cvta/atom */
+    uint8_t cmp;      /* setp; bool op for setp.<cmp>.<and|or> is ignored (not emitted by nvcc here) */
+    uint8_t rnd;
+    uint8_t atomic;
+    uint8_t vec;      /* 1, 2 or 4 */
+    uint16_t mods;
+    int16_t guard;    /* predicate slot, or -1 */
+    uint8_t guard_neg;
+    uint8_t nops;
+    ptx_operand ops[PTX_MAX_OPERANDS]; /* ops[0] is the destination where there is one */
+    int32_t target;   /* bra: instruction index */
+    int32_t line;     /* source line from .loc, 0 if none */
+    int16_t file;     /* .loc file index */
+} ptx_insn;
+
+typedef struct ptx_param {
+    char name[128];
+    uint32_t offset, size;
+} ptx_param;
+
+struct ptx_entry {
+    char name[256];
+    ptx_param *params;
+    int nparams;
+    uint32_t param_bytes;
+    ptx_insn *code;
+    int ncode;
+    int nregs;            /* register slots, 64 bits each */
+    uint32_t shared_bytes;
+    uint32_t local_bytes; /* per thread */
+    const ptx_module *module;
+};
+
+struct ptx_module {
+    char name[256];
+    ptx_entry *entries;
+    int nentries;
+    char **files;         /* .file index -> path */
+    int nfiles;
+};
+
+/* Windows for generic addresses of shared and local memory: kernel-half addresses, which no
+ * user-space host pointer can equal. */
+#define PTX_SHARED_WINDOW UINT64_C(0xffff800000000000)
+#define PTX_LOCAL_WINDOW UINT64_C(0xffffc00000000000)
+
+static inline unsigned ty_bytes(ptx_type t)
+{
+    switch (t) {
+    case TY_PRED: return 1;
+    case TY_B8: case TY_U8: case TY_S8: return 1;
+    case TY_B16: case TY_U16: case TY_S16: case TY_F16: return 2;
+    case TY_B32: case TY_U32: case TY_S32: case TY_F32: return 4;
+    case TY_B64: case TY_U64: case TY_S64: case TY_F64: return 8;
+    default: return 0;
+    }
+}
+
+static inline int ty_is_signed(ptx_type t) { return t >= TY_S8 && t <= TY_S64; }
+static inline int ty_is_float(ptx_type t) { return t >= TY_F16; }
+
+const char *ptx_opcode_name(ptx_opcode op);
+
+#endif /* TILELAB_PTX_INTERNAL_H */

@@ -1,0 +1,625 @@
+/* PTX text to pre-decoded entries: declarations, registers, labels, instructions, .loc lines. */
+#include "decode.h"
+#include "lex.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A name the body can refer to: a register (slot), a shared or local variable (address), a
+ * parameter (param offset) or a label (instruction index, resolved at the end). */
+typedef enum sym_kind { SYM_REG, SYM_SHARED, SYM_LOCAL, SYM_PARAM, SYM_LABEL } sym_kind;
+
+typedef struct symbol {
+    char name[128];
+    sym_kind kind;
+    int64_t value;
+    int scope;
+} symbol;
+
+typedef struct fixup {
+    int insn;
+    char label[128];
+    int line;
+} fixup;
+
+typedef struct parser {
+    lexer lx;
+    const char *name;
+    ptx_error *err;
+    ptx_module *m;
+    ptx_entry *e;
+    symbol *syms;
+    int nsyms, capsyms, scope;
+    fixup *fixups;
+    int nfixups, capfixups;
+    int capcode;
+    int cur_file, cur_line;
+} parser;
+
+static int fail(parser *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int fail(parser *p, int line, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(p->err->msg, sizeof p->err->msg, "%.200s:%d: %s", p->name, line, msg);
+    return -1;
+}
+
+/* Copies a name, cutting it to fit: PTX names are far shorter than any buffer here. */
+static void copy_str(char *dst, size_t size, const char *src)
+{
+    size_t i = 0;
+    for (; src[i] && i + 1 < size; i++)
+        dst[i] = src[i];
+    dst[i] = '\0';
+}
+
+static void *grow(void *ptr, int *cap, int need, size_t size)
+{
+    if (need <= *cap)
+        return ptr;
+    int ncap = *cap ? *cap * 2 : 64;
+    while (ncap < need)
+        ncap *= 2;
+    void *n = realloc(ptr, (size_t)ncap * size);
+    if (n)
+        *cap = ncap;
+    return n;
+}
+
+static int add_symbol(parser *p, const char *name, sym_kind kind, int64_t value)
+{
+    symbol *s = grow(p->syms, &p->capsyms, p->nsyms + 1, sizeof *s);
+    if (!s)
+        return fail(p, p->lx.line, "out of memory");
+    p->syms = s;
+    symbol *sym = &p->syms[p->nsyms++];
+    copy_str(sym->name, sizeof sym->name, name);
+    sym->kind = kind;
+    sym->value = value;
+    sym->scope = p->scope;
+    return 0;
+}
+
+/* Innermost first, so a nested { .reg .b64 %tmp; } shadows an outer %tmp. */
+static const symbol *find_symbol(const parser *p, const char *name)
+{
+    for (int i = p->nsyms - 1; i >= 0; i--)
+        if (strcmp(p->syms[i].name, name) == 0)
+            return &p->syms[i];
+    return NULL;
+}
+
+static void leave_scope(parser *p)
+{
+    while (p->nsyms > 0 && p->syms[p->nsyms - 1].scope == p->scope &&
+           p->syms[p->nsyms - 1].kind != SYM_LABEL)
+        p->nsyms--;
+    p->scope--;
+}
+
+static int expect(parser *p, const char *what)
+{
+    token t = lex_next(&p->lx);
+    if (strcmp(t.text, what) != 0)
+        return fail(p, t.line, "expected \"%s\", found \"%s\"", what, t.text);
+    return 0;
+}
+
+static void skip_statement(parser *p)
+{
+    for (token t = lex_next(&p->lx); t.kind != TK_END && strcmp(t.text, ";") != 0;
+         t = lex_next(&p->lx)) {
+    }
+}
+
+static void skip_braced(parser *p)
+{
+    int depth = 0;
+    for (token t = lex_next(&p->lx); t.kind != TK_END; t = lex_next(&p->lx)) {
+        if (strcmp(t.text, "{") == 0)
+            depth++;
+        else if (strcmp(t.text, "}") == 0 && --depth == 0)
+            return;
+    }
+}
+
+static int parse_int(parser *p, token t, int64_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(t.text, &end, 0);
+    if (t.kind != TK_NUM || errno || *end)
+        return fail(p, t.line, "expected a whole number, found \"%s\"", t.text);
+    *out = v;
+    return 0;
+}
+
+/* Optional ".align N"; returns the alignment (1 when absent). */
+static int parse_align(parser *p, int64_t *align)
+{
+    *align = 1;
+    if (strcmp(lex_peek(&p->lx).text, ".align") == 0) {
+        lex_next(&p->lx);
+        if (parse_int(p, lex_next(&p->lx), align) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ".reg .f32 %f<57>;" or ".reg .b32 %r, %s;" */
+static int parse_reg_decl(parser *p)
+{
+    token type = lex_next(&p->lx);
+    if (ptx_type_from_directive(type.text) < 0)
+        return fail(p, type.line, "expected a register type, found \"%s\"", type.text);
+    for (;;) {
+        token name = lex_next(&p->lx);
+        if (name.kind != TK_WORD)
+            return fail(p, name.line, "expected a register name, found \"%s\"", name.text);
+        if (strcmp(lex_peek(&p->lx).text, "<") == 0) {
+            lex_next(&p->lx);
+            int64_t count = 0;
+            if (parse_int(p, lex_next(&p->lx), &count) != 0 || expect(p, ">") != 0)
+                return -1;
+            for (int64_t i = 0; i < count; i++) {
+                char reg[300];
+                snprintf(reg, sizeof reg, "%.250s%lld", name.text, (long long)i);
+                if (add_symbol(p, reg, SYM_REG, p->e->nregs++) != 0)
+                    return -1;
+            }
+        } else if (add_symbol(p, name.text, SYM_REG, p->e->nregs++) != 0) {
+            return -1;
+        }
+        token sep = lex_next(&p->lx);
+        if (strcmp(sep.text, ";") == 0)
+            return 0;
+        if (strcmp(sep.text, ",") != 0)
+            return fail(p, sep.line, "expected \",\" or \";\" in .reg, found \"%s\"", sep.text);
+    }
+}
+
+/* ".shared .align 4 .b8 NAME[1024];" (or .local); arrays of any element type. */
+static int parse_var_decl(parser *p, sym_kind kind)
+{
+    int64_t align;
+    if (parse_align(p, &align) != 0)
+        return -1;
+    token type = lex_next(&p->lx);
+    int ty = ptx_type_from_directive(type.text);
+    if (ty < 0)
+        return fail(p, type.line, "expected a type, found \"%s\"", type.text);
+    token name = lex_next(&p->lx);
+    int64_t count = 1;
+    if (strcmp(lex_peek(&p->lx).text, "[") == 0) {
+        lex_next(&p->lx);
+        if (parse_int(p, lex_next(&p->lx), &count) != 0 || expect(p, "]") != 0)
+            return -1;
+    }
+    if (strcmp(lex_peek(&p->lx).text, "=") == 0)
+        return fail(p, name.line, "initialised .shared/.local variables are not supported");
+    if (expect(p, ";") != 0)
+        return -1;
+    uint32_t *size = kind == SYM_SHARED ? &p->e->shared_bytes : &p->e->local_bytes;
+    uint64_t offset = (*size + (uint64_t)align - 1) / (uint64_t)align * (uint64_t)align;
+    *size = (uint32_t)(offset + (uint64_t)count * ty_bytes((ptx_type)ty));
+    return add_symbol(p, name.text, kind, (int64_t)offset);
+}
+
+static int parse_params(parser *p)
+{
+    if (expect(p, "(") != 0)
+        return -1;
+    if (strcmp(lex_peek(&p->lx).text, ")") == 0) {
+        lex_next(&p->lx);
+        return 0;
+    }
+    for (;;) {
+        if (expect(p, ".param") != 0)
+            return -1;
+        int64_t align;
+        if (parse_align(p, &align) != 0)
+            return -1;
+        token type = lex_next(&p->lx);
+        int ty = ptx_type_from_directive(type.text);
+        if (ty < 0)
+            return fail(p, type.line, "expected a parameter type, found \"%s\"", type.text);
+        token name = lex_next(&p->lx);
+        int64_t count = 1;
+        if (strcmp(lex_peek(&p->lx).text, "[") == 0) {
+            lex_next(&p->lx);
+            if (parse_int(p, lex_next(&p->lx), &count) != 0 || expect(p, "]") != 0)
+                return -1;
+        }
+        uint32_t size = (uint32_t)(count * ty_bytes((ptx_type)ty));
+        if (align < (int64_t)ty_bytes((ptx_type)ty))
+            align = ty_bytes((ptx_type)ty);
+        uint32_t offset = (uint32_t)((p->e->param_bytes + align - 1) / align * align);
+        ptx_param *np = realloc(p->e->params, (size_t)(p->e->nparams + 1) * sizeof *np);
+        if (!np)
+            return fail(p, name.line, "out of memory");
+        p->e->params = np;
+        ptx_param *par = &np[p->e->nparams++];
+        copy_str(par->name, sizeof par->name, name.text);
+        par->offset = offset;
+        par->size = size;
+        p->e->param_bytes = offset + size;
+        if (add_symbol(p, name.text, SYM_PARAM, offset) != 0)
+            return -1;
+        token sep = lex_next(&p->lx);
+        if (strcmp(sep.text, ")") == 0)
+            return 0;
+        if (strcmp(sep.text, ",") != 0)
+            return fail(p, sep.line, "expected \",\" or \")\" in the parameter list");
+    }
+}
+
+static int parse_number(parser *p, token t, bool negative, int64_t *out)
+{
+    const char *s = t.text;
+    if ((s[0] == '0') && (s[1] == 'f' || s[1] == 'F' || s[1] == 'd' || s[1] == 'D')) {
+        /* 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX: the float's bits in hex. */
+        char *end = NULL;
+        uint64_t bits = strtoull(s + 2, &end, 16);
+        if (*end)
+            return fail(p, t.line, "malformed float literal \"%s\"", s);
+        if (negative)
+            bits ^= (s[1] == 'f' || s[1] == 'F') ? UINT64_C(0x80000000) : UINT64_C(1) << 63;
+        *out = (int64_t)bits;
+        return 0;
+    }
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (*end == 'U' || *end == 'u')
+        end++;
+    if (errno || *end)
+        return fail(p, t.line, "malformed number \"%s\"", s);
+    *out = negative ? -(int64_t)v : (int64_t)v;
+    return 0;
+}
+
+/* A symbol used as a value: a shared/local variable's address or a parameter's offset. */
+static int symbol_value(parser *p, const symbol *s, int64_t *out, int line)
+{
+    if (s->kind == SYM_SHARED || s->kind == SYM_LOCAL || s->kind == SYM_PARAM) {
+        *out = s->value;
+        return 0;
+    }
+    return fail(p, line, "\"%s\" cannot be used as an address", s->name);
+}
+
+static int parse_address(parser *p, ptx_operand *o)
+{
+    o->kind = OPK_ADDR;
+    o->reg = -1;
+    o->imm = 0;
+    token base = lex_next(&p->lx);
+    if (base.kind == TK_NUM) {
+        if (parse_number(p, base, false, &o->imm) != 0)
+            return -1;
+    } else {
+        const symbol *s = find_symbol(p, base.text);
+        if (!s)
+            return fail(p, base.line, "unknown name \"%s\" in an address", base.text);
+        if (s->kind == SYM_REG)
+            o->reg = (int32_t)s->value;
+        else if (symbol_value(p, s, &o->imm, base.line) != 0)
+            return -1;
+    }
+    token t = lex_next(&p->lx);
+    if (strcmp(t.text, "+") == 0) {
+        bool neg = false;
+        token n = lex_next(&p->lx);
+        if (strcmp(n.text, "-") == 0) {
+            neg = true;
+            n = lex_next(&p->lx);
+        }
+        int64_t off;
+        if (parse_number(p, n, neg, &off) != 0)
+            return -1;
+        o->imm += off;
+        t = lex_next(&p->lx);
+    }
+    if (strcmp(t.text, "]") != 0)
+        return fail(p, t.line, "expected \"]\", found \"%s\"", t.text);
+    return 0;
+}
+
+static int parse_operand(parser *p, ptx_insn *in, ptx_operand *o)
+{
+    memset(o, 0, sizeof *o);
+    o->reg = -1;
+    token t = lex_next(&p->lx);
+    if (strcmp(t.text, "[") == 0)
+        return parse_address(p, o);
+    bool negative = false;
+    if (strcmp(t.text, "-") == 0 || strcmp(t.text, "!") == 0) {
+        negative = t.text[0] == '-';
+        t = lex_next(&p->lx);
+    }
+    if (t.kind == TK_NUM) {
+        o->kind = OPK_IMM;
+        return parse_number(p, t, negative, &o->imm);
+    }
+    int sreg = ptx_special_register(t.text);
+    if (sreg >= 0) {
+        o->kind = OPK_SREG;
+        o->sreg = (uint8_t)sreg;
+        return 0;
+    }
+    const symbol *s = find_symbol(p, t.text);
+    if (in->op == OP_BRA) {
+        /* Labels may come later: resolved once the body is read. */
+        fixup *f = grow(p->fixups, &p->capfixups, p->nfixups + 1, sizeof *f);
+        if (!f)
+            return fail(p, t.line, "out of memory");
+        p->fixups = f;
+        f[p->nfixups].insn = p->e->ncode;
+        f[p->nfixups].line = t.line;
+        copy_str(f[p->nfixups].label, sizeof f->label, t.text);
+        p->nfixups++;
+        o->kind = OPK_IMM;
+        return 0;
+    }
+    if (!s)
+        return fail(p, t.line, "unknown name \"%s\"", t.text);
+    if (s->kind == SYM_REG) {
+        o->kind = OPK_REG;
+        o->reg = (int32_t)s->value;
+        return 0;
+    }
+    o->kind = OPK_IMM;
+    return symbol_value(p, s, &o->imm, t.line);
+}
+
+static int parse_instruction(parser *p, token first)
+{
+    ptx_insn in;
+    memset(&in, 0, sizeof in);
+    in.guard = -1;
+    in.line = p->cur_line;
+    in.file = (int16_t)p->cur_file;
+    token op = first;
+    if (strcmp(first.text, "@") == 0) {
+        token g = lex_next(&p->lx);
+        if (strcmp(g.text, "!") == 0) {
+            in.guard_neg = 1;
+            g = lex_next(&p->lx);
+        }
+        const symbol *s = find_symbol(p, g.text);
+        if (!s || s->kind != SYM_REG)
+            return fail(p, g.line, "unknown guard predicate \"%s\"", g.text);
+        in.guard = (int16_t)s->value;
+        op = lex_next(&p->lx);
+    }
+    char why[200];
+    if (ptx_decode_opcode(op.text, &in, why, sizeof why) != 0)
+        return fail(p, op.line, "%s", why);
+    /* Operands: comma-separated, vectors in braces. */
+    while (strcmp(lex_peek(&p->lx).text, ";") != 0) {
+        if (in.nops >= PTX_MAX_OPERANDS)
+            return fail(p, op.line, "too many operands for \"%s\"", op.text);
+        if (strcmp(lex_peek(&p->lx).text, "{") == 0) {
+            lex_next(&p->lx);
+            for (;;) {
+                if (in.nops >= PTX_MAX_OPERANDS)
+                    return fail(p, op.line, "vector too long in \"%s\"", op.text);
+                if (parse_operand(p, &in, &in.ops[in.nops++]) != 0)
+                    return -1;
+                token sep = lex_next(&p->lx);
+                if (strcmp(sep.text, "}") == 0)
+                    break;
+                if (strcmp(sep.text, ",") != 0)
+                    return fail(p, sep.line, "expected \",\" or \"}\" in a vector operand");
+            }
+        } else if (parse_operand(p, &in, &in.ops[in.nops++]) != 0) {
+            return -1;
+        }
+        if (strcmp(lex_peek(&p->lx).text, ",") == 0)
+            lex_next(&p->lx);
+    }
+    lex_next(&p->lx);
+    if (in.op == OP_NOP)
+        return 0;
+    ptx_insn *nc = grow(p->e->code, &p->capcode, p->e->ncode + 1, sizeof *nc);
+    if (!nc)
+        return fail(p, op.line, "out of memory");
+    p->e->code = nc;
+    nc[p->e->ncode++] = in;
+    return 0;
+}
+
+static int parse_body(parser *p)
+{
+    if (expect(p, "{") != 0)
+        return -1;
+    p->scope = 1;
+    for (;;) {
+        token t = lex_next(&p->lx);
+        if (t.kind == TK_END)
+            return fail(p, t.line, "the entry's body has no closing \"}\"");
+        if (strcmp(t.text, "}") == 0) {
+            if (p->scope == 1)
+                break;
+            leave_scope(p);
+        } else if (strcmp(t.text, "{") == 0) {
+            p->scope++;
+        } else if (strcmp(t.text, ".reg") == 0) {
+            if (parse_reg_decl(p) != 0)
+                return -1;
+        } else if (strcmp(t.text, ".shared") == 0) {
+            if (parse_var_decl(p, SYM_SHARED) != 0)
+                return -1;
+        } else if (strcmp(t.text, ".local") == 0) {
+            if (parse_var_decl(p, SYM_LOCAL) != 0)
+                return -1;
+        } else if (strcmp(t.text, ".loc") == 0) {
+            int64_t file = 0, line = 0;
+            if (parse_int(p, lex_next(&p->lx), &file) != 0 ||
+                parse_int(p, lex_next(&p->lx), &line) != 0)
+                return -1;
+            p->cur_file = (int)file;
+            p->cur_line = (int)line;
+            /* The column and any ", function_name ..., inlined_at ..." stay on this line. */
+            while (lex_peek(&p->lx).kind != TK_END && lex_peek(&p->lx).line == t.line)
+                lex_next(&p->lx);
+        } else if (strcmp(t.text, ".pragma") == 0) {
+            skip_statement(p);
+        } else if (t.kind == TK_WORD && strcmp(lex_peek(&p->lx).text, ":") == 0) {
+            lex_next(&p->lx);
+            if (add_symbol(p, t.text, SYM_LABEL, p->e->ncode) != 0)
+                return -1;
+        } else if (t.kind == TK_WORD || strcmp(t.text, "@") == 0) {
+            if (parse_instruction(p, t) != 0)
+                return -1;
+        } else {
+            return fail(p, t.line, "unexpected \"%s\" in an entry's body", t.text);
+        }
+    }
+    for (int i = 0; i < p->nfixups; i++) {
+        const symbol *s = find_symbol(p, p->fixups[i].label);
+        if (!s || s->kind != SYM_LABEL)
+            return fail(p, p->fixups[i].line, "branch to an unknown label \"%s\"",
+                        p->fixups[i].label);
+        p->e->code[p->fixups[i].insn].target = (int32_t)s->value;
+    }
+    return 0;
+}
+
+static int parse_entry(parser *p)
+{
+    token name = lex_next(&p->lx);
+    ptx_entry *ne = realloc(p->m->entries, (size_t)(p->m->nentries + 1) * sizeof *ne);
+    if (!ne)
+        return fail(p, name.line, "out of memory");
+    p->m->entries = ne;
+    p->e = &ne[p->m->nentries++];
+    memset(p->e, 0, sizeof *p->e);
+    copy_str(p->e->name, sizeof p->e->name, name.text);
+    p->nsyms = 0;
+    p->nfixups = 0;
+    p->capcode = 0;
+    if (parse_params(p) != 0)
+        return -1;
+    /* Performance directives (.maxntid, .reqntid, .minnctapersm, ...) before the body. */
+    while (lex_peek(&p->lx).kind == TK_WORD && lex_peek(&p->lx).text[0] == '.') {
+        lex_next(&p->lx);
+        while (lex_peek(&p->lx).kind == TK_NUM || strcmp(lex_peek(&p->lx).text, ",") == 0)
+            lex_next(&p->lx);
+    }
+    return parse_body(p);
+}
+
+ptx_module *ptx_module_parse(const char *name, const char *text, size_t len, ptx_error *err)
+{
+    parser p;
+    memset(&p, 0, sizeof p);
+    p.name = name;
+    p.err = err;
+    p.m = calloc(1, sizeof *p.m);
+    if (!p.m) {
+        snprintf(err->msg, sizeof err->msg, "%s: out of memory", name);
+        return NULL;
+    }
+    copy_str(p.m->name, sizeof p.m->name, name);
+    lex_init(&p.lx, text, len);
+    int rc = 0;
+    for (token t = lex_next(&p.lx); rc == 0 && t.kind != TK_END; t = lex_next(&p.lx)) {
+        if (strcmp(t.text, ".entry") == 0) {
+            rc = parse_entry(&p);
+        } else if (strcmp(t.text, ".file") == 0) {
+            int64_t index = -1;
+            token path;
+            if ((rc = parse_int(&p, lex_next(&p.lx), &index)) == 0 &&
+                (path = lex_next(&p.lx)).kind == TK_STRING && index >= 0 && index < 4096) {
+                if (index >= p.m->nfiles) {
+                    char **nf = realloc(p.m->files, (size_t)(index + 1) * sizeof *nf);
+                    if (!nf)
+                        break;
+                    for (int i = p.m->nfiles; i <= index; i++)
+                        nf[i] = NULL;
+                    p.m->files = nf;
+                    p.m->nfiles = (int)index + 1;
+                }
+                free(p.m->files[index]);
+                p.m->files[index] = strdup(path.text);
+            }
+            while (strcmp(lex_peek(&p.lx).text, ",") == 0) {
+                lex_next(&p.lx);
+                lex_next(&p.lx);
+            }
+        } else if (strcmp(t.text, ".func") == 0 || strcmp(t.text, ".section") == 0) {
+            /* Device functions are inlined into the labs' entries; a call would be refused
+             * when it is decoded. DWARF sections carry nothing the interpreter needs. */
+            while (lex_peek(&p.lx).kind != TK_END && strcmp(lex_peek(&p.lx).text, "{") != 0 &&
+                   strcmp(lex_peek(&p.lx).text, ";") != 0)
+                lex_next(&p.lx);
+            if (strcmp(lex_peek(&p.lx).text, "{") == 0)
+                skip_braced(&p);
+            else
+                lex_next(&p.lx);
+        } else if (strcmp(t.text, ".version") == 0 || strcmp(t.text, ".target") == 0 ||
+                   strcmp(t.text, ".address_size") == 0) {
+            int line = t.line;
+            while (lex_peek(&p.lx).kind != TK_END && lex_peek(&p.lx).line == line)
+                lex_next(&p.lx);
+        } else if (strcmp(t.text, ".visible") == 0 || strcmp(t.text, ".weak") == 0 ||
+                   strcmp(t.text, ".extern") == 0) {
+            continue;
+        } else if (strcmp(t.text, ".global") == 0 || strcmp(t.text, ".const") == 0 ||
+                   strcmp(t.text, ".shared") == 0) {
+            rc = fail(&p, t.line, "module-scope %s variables are not supported by the CPU backend",
+                      t.text);
+        } else {
+            rc = fail(&p, t.line, "unexpected \"%s\" at module scope", t.text);
+        }
+    }
+    free(p.syms);
+    free(p.fixups);
+    if (rc != 0) {
+        ptx_module_free(p.m);
+        return NULL;
+    }
+    for (int i = 0; i < p.m->nentries; i++)
+        p.m->entries[i].module = p.m;
+    return p.m;
+}
+
+void ptx_module_free(ptx_module *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < m->nentries; i++) {
+        free(m->entries[i].params);
+        free(m->entries[i].code);
+    }
+    for (int i = 0; i < m->nfiles; i++)
+        free(m->files[i]);
+    free(m->files);
+    free(m->entries);
+    free(m);
+}
+
+const ptx_entry *ptx_module_entry(const ptx_module *m, const char *name)
+{
+    for (int i = 0; i < m->nentries; i++)
+        if (strcmp(m->entries[i].name, name) == 0)
+            return &m->entries[i];
+    return NULL;
+}
+
+int ptx_entry_param_count(const ptx_entry *e) { return e->nparams; }
+
+size_t ptx_entry_param_size(const ptx_entry *e, int i)
+{
+    return i >= 0 && i < e->nparams ? e->params[i].size : 0;
+}
+
+size_t ptx_entry_shared_bytes(const ptx_entry *e) { return e->shared_bytes; }

@@ -1,0 +1,63 @@
+/* ptx: a PTX interpreter in C, the engine of tilelab's CPU backend. The one public header.
+ *
+ * ptx_module_parse turns the PTX text nvcc emits (-ptx -lineinfo) into pre-decoded entries;
+ * ptx_launch runs one entry over a grid, block by block, each block as warps of 32 threads in
+ * lockstep (per-thread program counters, the lowest running one scheduled first, so diverged
+ * threads reconverge where their paths meet) with real bar.sync semantics.
+ *
+ * Global memory is the host's: device pointers are plain host addresses. Shared and local
+ * memory live in per-block buffers, reached through 32-bit offsets (shared) or through generic
+ * addresses in windows no host pointer can take.
+ */
+#ifndef TILELAB_PTX_H
+#define TILELAB_PTX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ptx_module ptx_module;
+typedef struct ptx_entry ptx_entry;
+
+typedef struct ptx_error {
+    char msg[1024];
+} ptx_error;
+
+/* Parses PTX text (`len` bytes; need not be NUL-terminated). `name` appears in error messages.
+ * Returns NULL with err filled on syntax it does not understand, naming the line. */
+ptx_module *ptx_module_parse(const char *name, const char *text, size_t len, ptx_error *err);
+void ptx_module_free(ptx_module *m);
+
+/* Finds an entry by its (mangled) name, as __cudaRegisterFunction reports it. */
+const ptx_entry *ptx_module_entry(const ptx_module *m, const char *name);
+int ptx_entry_param_count(const ptx_entry *e);
+/* Size in bytes of parameter i (its .param type), 0 when out of range. */
+size_t ptx_entry_param_size(const ptx_entry *e, int i);
+/* Bytes of static .shared memory the entry declares. */
+size_t ptx_entry_shared_bytes(const ptx_entry *e);
+
+typedef struct ptx_dim3 {
+    unsigned x, y, z;
+} ptx_dim3;
+
+typedef struct ptx_stats {
+    uint64_t warp_instructions;   /* instructions issued, one per warp (or diverged group) */
+    uint64_t thread_instructions; /* instructions executed, one per active thread */
+} ptx_stats;
+
+/* Runs entry `e` with `args[i]` pointing at the value of parameter i (as the CUDA runtime's
+ * kernel launch passes them). `dynamic_shared` bytes are added after the static shared
+ * variables. Returns 0, or -1 with err naming the instruction and source line that stopped it
+ * (an unsupported instruction, a shared or local access out of bounds, a bad launch). */
+int ptx_launch(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **args,
+               size_t dynamic_shared, ptx_stats *stats, ptx_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILELAB_PTX_H */
