@@ -175,7 +175,7 @@ static void bench_one_lab(const tl_lab *lab, const char *dataset, tl_size size, 
     snprintf(source, sizeof source, "%s/solutions/%s/solution.cu", cli_root(), lab->id);
     lab_program prog;
     char *messages = NULL;
-    if (lab_build(source, true, &prog, &messages) != LAB_BUILD_OK) {
+    if (lab_build(source, LAB_BACKEND_GPU, true, &prog, &messages) != LAB_BUILD_OK) {
         printf("  %-18s does not build:\n%s\n", lab->id, messages ? messages : "");
         free(messages);
         return;

@@ -31,10 +31,15 @@ static const char usage[] =
     "  --reps N         timed repetitions of the kernel (default 10)\n"
     "  --no-time        check only, do not time\n"
     "  --no-ncu         lab 05: skip the bank-conflict counts even when ncu is installed\n"
-    "  --build-only     build and stop (works without a GPU)\n"
+    "  --backend B      gpu (the CUDA device) or cpu (the PTX interpreter, no GPU needed);\n"
+    "                   default: gpu when there is a CUDA device, cpu otherwise\n"
+    "  --build-only     build and stop\n"
+    "\n"
+    "On the CPU backend the kernel time is the interpreter's (emulated, not a GPU's) and the\n"
+    "default --reps is 3.\n"
     "\n"
     "exit status: 0 every dataset passed, 1 a result is wrong, 2 bad input or usage,\n"
-    "3 the file does not build, crashed or hung, 4 built but no CUDA device to run on\n";
+    "3 the file does not build, crashed or hung, 4 --backend gpu but no CUDA device here\n";
 
 enum { EXIT_NO_DEVICE = 4 };
 
@@ -43,8 +48,10 @@ typedef struct options {
     char source[PATH_MAX];
     const char *datasets[MAX_DATASETS];
     int ndatasets;
-    bool json, build_only, no_time, ncu;
+    bool json, build_only, no_time, ncu, reps_given;
     int timeout, reps;
+    lab_backend backend;
+    bool backend_given;
 } options;
 
 typedef struct outcome {
@@ -58,7 +65,8 @@ static int parse(int argc, char **argv, options *o)
         {"dataset", required_argument, NULL, 'd'}, {"json", no_argument, NULL, 'j'},
         {"timeout", required_argument, NULL, 't'}, {"reps", required_argument, NULL, 'r'},
         {"no-time", no_argument, NULL, 'T'},      {"no-ncu", no_argument, NULL, 'N'},
-        {"build-only", no_argument, NULL, 'b'},   {NULL, 0, NULL, 0}};
+        {"build-only", no_argument, NULL, 'b'},   {"backend", required_argument, NULL, 'B'},
+        {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->timeout = 60;
     o->reps = 10;
@@ -88,6 +96,16 @@ static int parse(int argc, char **argv, options *o)
         case 'r':
             if (cli_parse_int("--reps", optarg, 1, 1000, &o->reps) != 0)
                 return TL_EXIT_BAD_INPUT;
+            o->reps_given = true;
+            break;
+        case 'B':
+            if (strcmp(optarg, "gpu") == 0)
+                o->backend = LAB_BACKEND_GPU;
+            else if (strcmp(optarg, "cpu") == 0)
+                o->backend = LAB_BACKEND_CPU;
+            else
+                return cli_fail("--backend expects gpu or cpu, got \"%s\"", optarg);
+            o->backend_given = true;
             break;
         default:
             return cli_fail("run: unknown or incomplete option \"%s\" (see --help)",
@@ -388,10 +406,17 @@ static int run(int argc, char **argv)
     if (rc != TL_EXIT_OK)
         return rc;
 
+    char device[256];
+    bool gpu = tl_device_name(device, sizeof device);
+    if (!o.backend_given)
+        o.backend = gpu ? LAB_BACKEND_GPU : LAB_BACKEND_CPU;
+    if (o.backend == LAB_BACKEND_CPU && !o.reps_given)
+        o.reps = 3;
+    const char *backend = o.backend == LAB_BACKEND_CPU ? "cpu" : "gpu";
     lab_program prog;
     char *messages = NULL;
-    fprintf(stderr, "building %s ...", shown(o.source));
-    int b = lab_build(o.source, false, &prog, &messages);
+    fprintf(stderr, "building %s for the %s backend ...", shown(o.source), backend);
+    int b = lab_build(o.source, o.backend, false, &prog, &messages);
     if (b == LAB_BUILD_NO_SOURCE) {
         fputc('\n', stderr);
         return cli_fail("%s: cannot read the source file", o.source);
@@ -410,12 +435,14 @@ static int run(int argc, char **argv)
     if (o.build_only)
         return TL_EXIT_OK;
 
-    char device[256];
-    if (!tl_device_name(device, sizeof device)) {
-        fprintf(stderr, "%s: built, but kernels need a CUDA device to run and there is none here "
-                        "[%s]; the CPU backend is not part of this release\n", shown(o.source), device);
+    if (o.backend == LAB_BACKEND_GPU && !gpu) {
+        fprintf(stderr, "%s: built, but --backend gpu needs a CUDA device and there is none here "
+                        "[%s]; --backend cpu runs the kernels in the PTX interpreter\n",
+                shown(o.source), device);
         return EXIT_NO_DEVICE;
     }
+    if (o.backend == LAB_BACKEND_CPU)
+        snprintf(device, sizeof device, "the CPU backend (PTX interpreter; times are emulated)");
 
     char **shipped = NULL;
     int nshipped = 0;
@@ -432,7 +459,8 @@ static int run(int argc, char **argv)
             return cli_fail("%s: not a dataset folder (expected input0.raw, input1.raw, "
                             "output.raw in it)", o.datasets[i]);
 
-    bool ncu = o.ncu && !o.json && strcmp(o.lab->id, "05-bank-conflicts") == 0 && have_ncu();
+    bool ncu = o.ncu && !o.json && o.backend == LAB_BACKEND_GPU &&
+               strcmp(o.lab->id, "05-bank-conflicts") == 0 && have_ncu();
     if (!o.json)
         printf("%s on %s, %d dataset(s)\n", shown(o.source), device, o.ndatasets);
     cJSON *all = cJSON_CreateArray();
@@ -444,6 +472,7 @@ static int run(int argc, char **argv)
         cJSON_AddStringToObject(doc, "lab", o.lab->id);
         cJSON_AddStringToObject(doc, "source", shown(o.source));
         cJSON_AddStringToObject(doc, "device", device);
+        cJSON_AddStringToObject(doc, "backend", backend);
         cJSON_AddNumberToObject(doc, "passed", t.passed);
         cJSON_AddNumberToObject(doc, "wrong", t.wrong);
         cJSON_AddNumberToObject(doc, "bad_input", t.bad_input);

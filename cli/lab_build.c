@@ -63,29 +63,52 @@ static void mkdir_p(const char *dir)
 }
 
 /* -arch=native needs a GPU at build time; without one the kernels are built for Hopper. */
-static const char *choose_arch(void)
+static const char *choose_arch(lab_backend backend)
 {
     const char *forced = getenv("TILELAB_CUDA_ARCH");
     if (forced && *forced)
         return forced;
-    return tl_gpu_available() ? "native" : TILELAB_DEFAULT_ARCH;
+    return backend == LAB_BACKEND_GPU && tl_gpu_available() ? "native" : TILELAB_DEFAULT_ARCH;
 }
 
-int lab_build(const char *source, bool with_cublas, lab_program *out, char **compiler_output)
+/* Runs nvcc; on failure keeps its messages for the caller. */
+static int run_nvcc(char **argv, lab_program *out, char **compiler_output)
+{
+    proc_result r;
+    if (proc_run(argv, 600, 1 << 20, &r) != 0) {
+        *compiler_output = strdup("could not start nvcc");
+        return LAB_BUILD_FAILED;
+    }
+    out->seconds += r.seconds;
+    if (r.exit_code != 0) {
+        size_t n = strlen(r.out) + strlen(r.err) + 1;
+        *compiler_output = malloc(n);
+        if (*compiler_output)
+            snprintf(*compiler_output, n, "%s%s", r.out, r.err);
+        proc_result_free(&r);
+        return LAB_BUILD_FAILED;
+    }
+    proc_result_free(&r);
+    return LAB_BUILD_OK;
+}
+
+int lab_build(const char *source, lab_backend backend, bool with_cublas, lab_program *out,
+              char **compiler_output)
 {
     memset(out, 0, sizeof *out);
     *compiler_output = NULL;
-    snprintf(out->arch, sizeof out->arch, "%s", choose_arch());
+    snprintf(out->arch, sizeof out->arch, "%s", choose_arch(backend));
     uint64_t h = UINT64_C(0xcbf29ce484222325);
     if (hash_file(&h, source) != 0)
         return LAB_BUILD_NO_SOURCE;
     const char *stamps[] = {TILELAB_LAB_MAIN_LIB, TILELAB_HARNESS_CUDA_LIB, TILELAB_HARNESS_LIB,
                             TILELAB_HARNESS_INCLUDE "/lab.h", TILELAB_HARNESS_INCLUDE "/harness.h",
-                            TILELAB_NVCC};
+                            TILELAB_NVCC, TILELAB_CPURT_LIB, TILELAB_PTX_LIB};
     for (size_t i = 0; i < sizeof stamps / sizeof stamps[0]; i++)
         h = hash_stamp(h, stamps[i]);
     h = hash_text(h, out->arch);
     h = hash_text(h, with_cublas ? "cublas" : "plain");
+    h = hash_text(h, backend == LAB_BACKEND_CPU ? "cpu" : "gpu");
 
     const char *base = strrchr(source, '/');
     base = base ? base + 1 : source;
@@ -99,34 +122,63 @@ int lab_build(const char *source, bool with_cublas, lab_program *out, char **com
         return LAB_BUILD_OK;
     }
     mkdir_p(dir);
-    char tmp[PATH_MAX], arch_flag[48], rpath[PATH_MAX];
+    char tmp[PATH_MAX], tmp_ptx[PATH_MAX + 8], arch_flag[48], rpath[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s/.building-%ld", dir, (long)getpid());
+    snprintf(tmp_ptx, sizeof tmp_ptx, "%s.ptx", tmp);
+    snprintf(arch_flag, sizeof arch_flag, "-arch=%s", out->arch);
     /* cJSON may live outside the loader's default folders (a prefix of its own). */
     const char *cjson_dir_end = strrchr(TILELAB_CJSON_LIB, '/');
     snprintf(rpath, sizeof rpath, "-rpath=%.*s", (int)(cjson_dir_end - TILELAB_CJSON_LIB),
              TILELAB_CJSON_LIB);
-    snprintf(tmp, sizeof tmp, "%s/.building-%ld", dir, (long)getpid());
-    snprintf(arch_flag, sizeof arch_flag, "-arch=%s", out->arch);
-    char *argv[] = {TILELAB_NVCC, "-std=c++17", "-O3", "-lineinfo", arch_flag,
-                    "-I" TILELAB_HARNESS_INCLUDE, "-o", tmp, (char *)source,
-                    with_cublas ? TILELAB_LAB_MAIN_CUBLAS_LIB : TILELAB_LAB_MAIN_LIB,
-                    TILELAB_HARNESS_CUDA_LIB, TILELAB_HARNESS_LIB, TILELAB_CJSON_LIB, "-Xlinker",
-                    rpath, "-lpthread", "-lm", with_cublas ? "-lcublas" : NULL, NULL};
-    proc_result r;
-    if (proc_run(argv, 600, 1 << 20, &r) != 0) {
-        *compiler_output = strdup("could not start nvcc");
-        return LAB_BUILD_FAILED;
+    bool cpu = backend == LAB_BACKEND_CPU;
+    if (cpu) {
+        /* The CPU backend runs the kernels' PTX, with .loc lines for its messages. */
+        char *ptx_argv[] = {TILELAB_NVCC, "-std=c++17", "-ptx", "-lineinfo",
+                            "-arch=compute_90", "-I" TILELAB_HARNESS_INCLUDE, "-o", tmp_ptx,
+                            (char *)source, NULL};
+        if (run_nvcc(ptx_argv, out, compiler_output) != LAB_BUILD_OK)
+            return LAB_BUILD_FAILED;
     }
-    out->seconds = r.seconds;
-    if (r.exit_code != 0) {
-        size_t n = strlen(r.out) + strlen(r.err) + 1;
-        *compiler_output = malloc(n);
-        if (*compiler_output)
-            snprintf(*compiler_output, n, "%s%s", r.out, r.err);
-        proc_result_free(&r);
+    char *argv[24];
+    int n = 0;
+    argv[n++] = TILELAB_NVCC;
+    argv[n++] = "-std=c++17";
+    argv[n++] = "-O3";
+    argv[n++] = "-lineinfo";
+    argv[n++] = arch_flag;
+    if (cpu) {
+        argv[n++] = "-cudart";
+        argv[n++] = "none";
+    }
+    argv[n++] = "-I" TILELAB_HARNESS_INCLUDE;
+    argv[n++] = "-o";
+    argv[n++] = tmp;
+    argv[n++] = (char *)source;
+    argv[n++] = with_cublas ? TILELAB_LAB_MAIN_CUBLAS_LIB : TILELAB_LAB_MAIN_LIB;
+    argv[n++] = TILELAB_HARNESS_CUDA_LIB;
+    argv[n++] = TILELAB_HARNESS_LIB;
+    if (cpu) {
+        argv[n++] = TILELAB_CPURT_LIB;
+        argv[n++] = TILELAB_PTX_LIB;
+    }
+    argv[n++] = TILELAB_CJSON_LIB;
+    argv[n++] = "-Xlinker";
+    argv[n++] = rpath;
+    argv[n++] = "-lpthread";
+    argv[n++] = "-lm";
+    if (with_cublas)
+        argv[n++] = "-lcublas";
+    argv[n] = NULL;
+    if (run_nvcc(argv, out, compiler_output) != LAB_BUILD_OK) {
         unlink(tmp);
+        unlink(tmp_ptx);
         return LAB_BUILD_FAILED;
     }
-    proc_result_free(&r);
+    if (cpu) {
+        char ptx_path[PATH_MAX + 8];
+        snprintf(ptx_path, sizeof ptx_path, "%s.ptx", out->path);
+        rename(tmp_ptx, ptx_path);
+    }
     if (rename(tmp, out->path) != 0) {
         char msg[PATH_MAX + 64];
         snprintf(msg, sizeof msg, "cannot move the program into %s: %s", out->path, strerror(errno));

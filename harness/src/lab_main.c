@@ -17,19 +17,19 @@ __attribute__((weak)) void launch_matmul_baseline(const float *M, const float *N
                                                   int k, int l);
 
 static const char usage[] =
-    "usage: %s [--json] [--reps N] [--no-time] [--name NAME]"
+    "usage: %s [--json] [--reps N] [--no-time] [--name NAME] [--save-output FILE]"
 #ifdef TILELAB_WITH_CUBLAS
     " [--cublas]"
 #endif
     " DATASET_DIR\n"
     "Runs this lab program on one dataset (input0.raw, input1.raw, output.raw): checks the result\n"
     "against the fp32 error bound and times the kernel. Exit status: 0 pass, 1 wrong result,\n"
-    "2 bad input, 3 CUDA error.\n";
+    "2 bad input, 3 CUDA error. --save-output writes the result of the first run (binary).\n";
 
 typedef struct options {
     bool json, time, cublas;
     int reps;
-    const char *name, *dataset;
+    const char *name, *dataset, *save_output;
 } options;
 
 typedef void (*launch_fn)(const float *, const float *, float *, int, int, int);
@@ -80,6 +80,8 @@ static void parse(int argc, char **argv, options *o)
                 die_bad_input("--reps expects 1 to 1000");
         } else if (strcmp(a, "--name") == 0 && i + 1 < argc) {
             o->name = argv[++i];
+        } else if (strcmp(a, "--save-output") == 0 && i + 1 < argc) {
+            o->save_output = argv[++i];
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             printf(usage, argv[0]);
             exit(TL_EXIT_OK);
@@ -181,6 +183,12 @@ static void run_student(const options *o, const problem *p, float *host_p, tl_ru
     }
     if (ph >= 0)
         tl_phase_stop(&r->phases, "Compute", "first run and check");
+    if (o->save_output) {
+        tl_matrix result = {p->A.rows, p->B.cols, host_p};
+        tl_error err;
+        if (tl_matrix_write(o->save_output, &result, TL_FORMAT_BINARY, &err) != 0)
+            die_bad_input(err.msg);
+    }
     r->checked = true;
     if (r->check.pass && o->time) {
         tl_check_report again;
