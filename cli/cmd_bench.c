@@ -3,6 +3,7 @@
 #include "lab_build.h"
 
 #include <cjson/cJSON.h>
+#include "ptx.h"
 
 #include <dirent.h>
 #include <getopt.h>
@@ -13,11 +14,13 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: ./tilelab bench [datasets | labs] [--size N] [--reps R] [--threads T]\n"
+    "usage: ./tilelab bench [datasets | cpu | labs] [--size N] [--reps R] [--threads T]\n"
     "\n"
     "Measures and prints figures; nothing here is a pass/fail test, but each line shows its target.\n"
     "  datasets      (default) generate an NxNxN dataset in binary, import it (binary and text),\n"
     "                check it, and run the harness's error-bound check on it\n"
+    "  cpu           the CPU backend: interpreter speed (thread-instructions per second on one\n"
+    "                core) and wall time of the 02 and 03 references on 256/257 datasets\n"
     "  labs          (needs a GPU) every lab's reference solution at NxNxN (lab 04: N x N/2 x N),\n"
     "                next to cuBLAS SGEMM timed in the same process on the same buffers, and\n"
     "                lab 05's unpadded baseline\n"
@@ -253,6 +256,95 @@ static int bench_labs(int size, int reps, int threads)
     return TL_EXIT_OK;
 }
 
+static int read_file(const char *path, char **text, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    *text = malloc(n > 0 ? (size_t)n : 1);
+    *len = *text ? fread(*text, 1, (size_t)n, f) : 0;
+    fclose(f);
+    return *text && *len == (size_t)n ? 0 : -1;
+}
+
+/* One reference solution of a square lab (kernel parameters M, N, P, Width; 16x16 tiles) on the
+ * interpreter alone, then the whole lab program on the CPU backend. */
+static void bench_cpu_lab(const char *lab, const char *dataset)
+{
+    char source[PATH_MAX - 64], path[PATH_MAX + 8];
+    snprintf(source, sizeof source, "%s/solutions/%s/solution.cu", cli_root(), lab);
+    lab_program prog;
+    char *messages = NULL;
+    if (lab_build(source, LAB_BACKEND_CPU, false, &prog, &messages) != LAB_BUILD_OK) {
+        printf("  %s does not build:\n%s\n", lab, messages ? messages : "");
+        free(messages);
+        return;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s.ptx", prog.path);
+    ptx_error perr;
+    ptx_module *m = read_file(path, &text, &len) == 0 ? ptx_module_parse(path, text, len, &perr) : NULL;
+    free(text);
+    tl_matrix A, B, P;
+    tl_error err;
+    char in0[PATH_MAX], in1[PATH_MAX];
+    snprintf(in0, sizeof in0, "%.4000s/input0.raw", dataset);
+    snprintf(in1, sizeof in1, "%.4000s/input1.raw", dataset);
+    if (!m || tl_matrix_read(in0, &A, &err) != 0 || tl_matrix_read(in1, &B, &err) != 0 ||
+        tl_matrix_alloc(&P, A.rows, B.cols, &err) != 0) {
+        printf("  %s: cannot set up the benchmark\n", lab);
+        ptx_module_free(m);
+        return;
+    }
+    const ptx_entry *e = ptx_module_entry_at(m, 0);
+    int width = A.rows;
+    void *pm = A.data, *pn = B.data, *pp = P.data;
+    void *args[] = {&pm, &pn, &pp, &width};
+    unsigned tiles = (unsigned)(width + 15) / 16;
+    ptx_stats st = {0, 0};
+    double t0 = tl_clock_now();
+    int rc = ptx_launch(e, (ptx_dim3){tiles, tiles, 1}, (ptx_dim3){16, 16, 1}, args, 0, &st, &perr);
+    double kernel_s = tl_clock_now() - t0;
+    if (rc != 0)
+        printf("  %s: %s\n", lab, perr.msg);
+    char label[96];
+    snprintf(label, sizeof label, "%s kernel %dx%dx%d (1 launch)", lab, width, width, width);
+    row(label, kernel_s, "s", "", false);
+    row("  thread-instructions per second", (double)st.thread_instructions / kernel_s / 1e6,
+        "M/s", ">= 100 M/s", (double)st.thread_instructions / kernel_s >= 1e8);
+    row("  thread-instructions executed", (double)st.thread_instructions / 1e6, "M", "", false);
+    char *argv[] = {prog.path, "--no-time", (char *)dataset, NULL};
+    proc_result r;
+    if (proc_run(argv, 600, 1 << 20, &r) == 0) {
+        snprintf(label, sizeof label, "%s whole lab program (load, run, check)", lab);
+        bool target = strcmp(lab, "02-tiled") == 0;
+        row(label, r.seconds, "s", target ? "< 2 s" : "", r.seconds < 2);
+        if (r.exit_code != 0)
+            printf("  (the program exited with status %d)\n", r.exit_code);
+        proc_result_free(&r);
+    }
+    tl_matrix_free(&A);
+    tl_matrix_free(&B);
+    tl_matrix_free(&P);
+    ptx_module_free(m);
+}
+
+static int bench_cpu(void)
+{
+    printf("CPU backend, one core (the interpreter is single-threaded):\n");
+    printf("  %-40s %10s %-8s %-14s\n", "what", "value", "unit", "target");
+    char d02[PATH_MAX - 64], d03[PATH_MAX - 64];
+    snprintf(d02, sizeof d02, "%s/datasets/02-tiled/4", cli_root());
+    snprintf(d03, sizeof d03, "%s/datasets/03-arbitrary/9", cli_root());
+    bench_cpu_lab("02-tiled", d02);
+    bench_cpu_lab("03-arbitrary", d03);
+    return TL_EXIT_OK;
+}
+
 static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {{"size", required_argument, NULL, 'n'},
@@ -275,13 +367,17 @@ static int run(int argc, char **argv)
         if (bad)
             return TL_EXIT_BAD_INPUT;
     }
-    bool labs = false;
+    bool labs = false, cpu = false;
     for (int i = optind; i < argc; i++) {
         if (strcmp(argv[i], "labs") == 0)
             labs = true;
+        else if (strcmp(argv[i], "cpu") == 0)
+            cpu = true;
         else if (strcmp(argv[i], "datasets") != 0)
-            return cli_fail("bench: no suite \"%s\" (suites: datasets, labs)", argv[i]);
+            return cli_fail("bench: no suite \"%s\" (suites: datasets, cpu, labs)", argv[i]);
     }
+    if (cpu)
+        return bench_cpu();
     if (labs)
         return bench_labs(size ? size : 4096, reps ? reps : 10, threads);
     return bench_datasets(size ? size : 2048, reps ? reps : 5, threads);

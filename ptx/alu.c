@@ -297,55 +297,121 @@ static uint64_t convert(const ptx_insn *in, uint64_t v)
     return x & width_mask(nt);
 }
 
+/* An operand's values for all 32 lanes (inactive lanes get harmless values). */
+static void gather(const block_ctx *b, const warp *w, const ptx_operand *o, uint64_t out[32])
+{
+    if (o->kind == OPK_REG) {
+        memcpy(out, w->regs + (size_t)o->reg * 32, 32 * sizeof *out);
+    } else if (o->kind == OPK_SREG) {
+        for (int lane = 0; lane < 32; lane++)
+            out[lane] = ptx_operand_value(b, w, o, lane);
+    } else {
+        for (int lane = 0; lane < 32; lane++)
+            out[lane] = (uint64_t)o->imm;
+    }
+}
+
+/* The common cases as straight loops over 32 lanes; returns false for anything else. */
+static bool fast_path(const ptx_insn *in, const uint64_t *a, const uint64_t *c, const uint64_t *d,
+                      uint64_t *r)
+{
+    ptx_type t = (ptx_type)in->type;
+    unsigned n = ty_bytes(t);
+    bool plain = !(in->mods & (MOD_WIDE | MOD_HI | MOD_FTZ | MOD_SAT));
+    uint64_t m = width_mask(n);
+    if (in->op == OP_MOV) {
+        memcpy(r, a, 32 * sizeof *r);
+        return true;
+    }
+    if (!ty_is_float(t) && t != TY_PRED && plain && (n == 4 || n == 8)) {
+        switch (in->op) {
+        case OP_ADD: for (int l = 0; l < 32; l++) r[l] = (a[l] + c[l]) & m; return true;
+        case OP_SUB: for (int l = 0; l < 32; l++) r[l] = (a[l] - c[l]) & m; return true;
+        case OP_MUL: for (int l = 0; l < 32; l++) r[l] = (a[l] * c[l]) & m; return true;
+        case OP_MAD: for (int l = 0; l < 32; l++) r[l] = (a[l] * c[l] + d[l]) & m; return true;
+        case OP_AND: for (int l = 0; l < 32; l++) r[l] = a[l] & c[l] & m; return true;
+        case OP_OR: for (int l = 0; l < 32; l++) r[l] = (a[l] | c[l]) & m; return true;
+        case OP_XOR: for (int l = 0; l < 32; l++) r[l] = (a[l] ^ c[l]) & m; return true;
+        default: break;
+        }
+    }
+    if (in->op == OP_MUL && (in->mods & MOD_WIDE) && n == 4) {
+        if (ty_is_signed(t))
+            for (int l = 0; l < 32; l++) r[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)c[l]);
+        else
+            for (int l = 0; l < 32; l++) r[l] = (uint64_t)(uint32_t)a[l] * (uint32_t)c[l];
+        return true;
+    }
+    if (t == TY_F32 && plain && (in->rnd == RND_NONE || in->rnd == RND_RN)) {
+        switch (in->op) {
+        case OP_FMA: for (int l = 0; l < 32; l++) r[l] = bits32(fmaf(f32(a[l]), f32(c[l]), f32(d[l]))); return true;
+        case OP_ADD: for (int l = 0; l < 32; l++) r[l] = bits32(f32(a[l]) + f32(c[l])); return true;
+        case OP_SUB: for (int l = 0; l < 32; l++) r[l] = bits32(f32(a[l]) - f32(c[l])); return true;
+        case OP_MUL: for (int l = 0; l < 32; l++) r[l] = bits32(f32(a[l]) * f32(c[l])); return true;
+        default: break;
+        }
+    }
+    return false;
+}
+
 int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
 {
     ptx_type t = (ptx_type)in->type;
     bool is_f32 = t == TY_F32, is_f64 = t == TY_F64;
     if (t == TY_F16 || in->type2 == TY_F16)
         return ptx_stop_unsupported(b, in, "half precision (f16)");
-    const ptx_operand *d = &in->ops[0];
-    uint64_t *dst = w->regs + (size_t)(d->reg >= 0 ? d->reg : 0) * 32;
-    for (int lane = 0; lane < 32; lane++) {
-        if (!(mask >> lane & 1))
-            continue;
-        uint64_t a = in->nops > 1 ? ptx_operand_value(b, w, &in->ops[1], lane) : 0;
-        uint64_t c2 = in->nops > 2 ? ptx_operand_value(b, w, &in->ops[2], lane) : 0;
-        uint64_t c3 = in->nops > 3 ? ptx_operand_value(b, w, &in->ops[3], lane) : 0;
-        uint64_t r;
-        switch (in->op) {
-        case OP_MOV: r = a; break;
-        case OP_SETP: r = compare(in, a, c2); break;
-        case OP_SELP: r = c3 ? a : c2; break;
-        case OP_CVT: r = convert(in, a); break;
-        case OP_CVTA:
-            if (in->space == SP_SHARED)
-                r = (in->mods & MOD_TO) ? a - PTX_SHARED_WINDOW : a + PTX_SHARED_WINDOW;
-            else if (in->space == SP_LOCAL)
-                r = (in->mods & MOD_TO)
-                        ? a - PTX_LOCAL_WINDOW -
-                              (uint64_t)(w->base + lane) * b->e->local_bytes
-                        : a + PTX_LOCAL_WINDOW + (uint64_t)(w->base + lane) * b->e->local_bytes;
-            else
-                r = a; /* global addresses are the same in every view */
-            break;
-        case OP_AND: case OP_OR: case OP_XOR: case OP_NOT:
-            r = t == TY_PRED ? (in->op == OP_NOT ? !a
-                                : in->op == OP_AND ? (a && c2)
-                                : in->op == OP_OR ? (a || c2) : ((a != 0) != (c2 != 0)))
-                             : int_op(in, a, c2, c3);
-            break;
-        default:
-            if (is_f32)
-                r = f32_op(in, a, c2, c3);
-            else if (is_f64)
-                r = f64_op(in, a, c2, c3);
-            else if (in->op >= OP_RCP && in->op <= OP_COS)
-                return ptx_stop_unsupported(b, in, ptx_opcode_name((ptx_opcode)in->op));
-            else
-                r = int_op(in, a, c2, c3);
-            break;
+    uint64_t A[32], C[32], D[32], R[32];
+    static const ptx_operand none = {OPK_IMM, 0, -1, 0};
+    gather(b, w, in->nops > 1 ? &in->ops[1] : &none, A);
+    gather(b, w, in->nops > 2 ? &in->ops[2] : &none, C);
+    gather(b, w, in->nops > 3 ? &in->ops[3] : &none, D);
+    if (!fast_path(in, A, C, D, R)) {
+        for (int lane = 0; lane < 32; lane++) {
+            if (!(mask >> lane & 1))
+                continue;
+            uint64_t a = A[lane], c2 = C[lane], c3 = D[lane], r;
+            switch (in->op) {
+            case OP_SETP: r = compare(in, a, c2); break;
+            case OP_SELP: r = c3 ? a : c2; break;
+            case OP_CVT: r = convert(in, a); break;
+            case OP_CVTA: {
+                uint64_t local_base = (uint64_t)(w->base + lane) * b->e->local_bytes;
+                if (in->space == SP_SHARED)
+                    r = (in->mods & MOD_TO) ? a - PTX_SHARED_WINDOW : a + PTX_SHARED_WINDOW;
+                else if (in->space == SP_LOCAL)
+                    r = (in->mods & MOD_TO) ? a - PTX_LOCAL_WINDOW - local_base
+                                            : a + PTX_LOCAL_WINDOW + local_base;
+                else
+                    r = a; /* global addresses are the same in every view */
+                break;
+            }
+            case OP_AND: case OP_OR: case OP_XOR: case OP_NOT:
+                r = t == TY_PRED ? (in->op == OP_NOT ? !a
+                                    : in->op == OP_AND ? (a && c2)
+                                    : in->op == OP_OR ? (a || c2) : ((a != 0) != (c2 != 0)))
+                                 : int_op(in, a, c2, c3);
+                break;
+            default:
+                if (is_f32)
+                    r = f32_op(in, a, c2, c3);
+                else if (is_f64)
+                    r = f64_op(in, a, c2, c3);
+                else if (in->op >= OP_RCP && in->op <= OP_COS)
+                    return ptx_stop_unsupported(b, in, ptx_opcode_name((ptx_opcode)in->op));
+                else
+                    r = int_op(in, a, c2, c3);
+                break;
+            }
+            R[lane] = r;
         }
-        dst[lane] = r;
+    }
+    uint64_t *dst = w->regs + (size_t)in->ops[0].reg * 32;
+    if (mask == 0xffffffffu) {
+        memcpy(dst, R, sizeof R);
+    } else {
+        for (int lane = 0; lane < 32; lane++)
+            if (mask >> lane & 1)
+                dst[lane] = R[lane];
     }
     return 0;
 }

@@ -183,89 +183,104 @@ static int exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
     return 0;
 }
 
-/* Lowest program counter among running lanes and the lanes standing there. */
-static int pick(const warp *w, uint32_t *mask)
+/* Lowest program counter among running lanes and the lanes standing there; *other gets the
+ * lowest program counter of the running lanes not standing there (INT32_MAX if none). */
+static int pick(const warp *w, uint32_t *mask, int *other)
 {
-    int best = -1;
+    int best = -1, second = INT32_MAX;
     uint32_t m = 0;
     for (int lane = 0; lane < w->nlanes; lane++) {
         if (w->state[lane] != LANE_RUN)
             continue;
         int pc = w->pc[lane];
         if (best < 0 || pc < best) {
+            if (best >= 0 && best < second)
+                second = best;
             best = pc;
             m = 1u << lane;
         } else if (pc == best) {
             m |= 1u << lane;
+        } else if (pc < second) {
+            second = pc;
         }
     }
     *mask = m;
+    *other = second;
     return best;
 }
 
-/* Runs a warp until none of its lanes can go on (all exited or at a barrier). */
+static void set_pcs(warp *w, uint32_t mask, int pc)
+{
+    for (int lane = 0; lane < 32; lane++)
+        if (mask >> lane & 1)
+            w->pc[lane] = pc;
+}
+
+/* Runs a warp until none of its lanes can go on (all exited or at a barrier). The lanes at the
+ * lowest program counter run straight-line code together until a branch, a barrier, an exit,
+ * or the point where other lanes of the warp wait (which then join them). */
 static int run_warp(block_ctx *b, warp *w)
 {
     const ptx_insn *code = b->e->code;
+    const int ncode = b->e->ncode;
     for (;;) {
         uint32_t mask;
-        int pc = pick(w, &mask);
+        int other;
+        int pc = pick(w, &mask, &other);
         if (pc < 0)
             return 0;
-        if (pc >= b->e->ncode) {
-            /* Falling off the end of the body ends the thread, as ret would. */
-            for (int lane = 0; lane < 32; lane++)
-                if (mask >> lane & 1)
-                    w->state[lane] = LANE_DONE;
-            continue;
-        }
-        const ptx_insn *in = &code[pc];
-        uint32_t exec = mask;
-        if (in->guard >= 0) {
-            exec = 0;
-            for (int lane = 0; lane < 32; lane++)
-                if ((mask >> lane & 1) &&
-                    ((w->regs[(size_t)in->guard * 32 + (size_t)lane] != 0) != in->guard_neg))
-                    exec |= 1u << lane;
-        }
-        b->stats->warp_instructions++;
-        b->stats->thread_instructions += (uint64_t)__builtin_popcount(exec);
-        int next = pc + 1;
-        switch (in->op) {
-        case OP_BRA:
-            for (int lane = 0; lane < 32; lane++)
-                if (mask >> lane & 1)
-                    w->pc[lane] = (exec >> lane & 1) ? in->target : next;
-            continue;
-        case OP_BAR:
-        case OP_RET:
-        case OP_EXIT:
-            for (int lane = 0; lane < 32; lane++) {
-                if (!(mask >> lane & 1))
-                    continue;
-                w->pc[lane] = next;
-                if (exec >> lane & 1)
-                    w->state[lane] = in->op == OP_BAR ? LANE_BAR : LANE_DONE;
+        int lanes = __builtin_popcount(mask);
+        for (;;) {
+            if (pc >= ncode) {
+                /* Falling off the end of the body ends the thread, as ret would. */
+                for (int lane = 0; lane < 32; lane++)
+                    if (mask >> lane & 1)
+                        w->state[lane] = LANE_DONE;
+                break;
             }
-            continue;
-        case OP_LD:
-        case OP_ST:
-            if (exec && exec_memory(b, w, in, exec) != 0)
+            const ptx_insn *in = &code[pc];
+            uint32_t exec = mask;
+            if (in->guard >= 0) {
+                exec = 0;
+                const uint64_t *g = w->regs + (size_t)in->guard * 32;
+                for (int lane = 0; lane < 32; lane++)
+                    exec |= (uint32_t)((g[lane] != 0) != in->guard_neg) << lane;
+                exec &= mask;
+            }
+            b->stats->warp_instructions++;
+            b->stats->thread_instructions += (uint64_t)(exec == mask ? lanes : __builtin_popcount(exec));
+            int op = in->op;
+            if (op == OP_BRA) {
+                for (int lane = 0; lane < 32; lane++)
+                    if (mask >> lane & 1)
+                        w->pc[lane] = (exec >> lane & 1) ? in->target : pc + 1;
+                break;
+            }
+            if (op == OP_BAR || op == OP_RET || op == OP_EXIT) {
+                set_pcs(w, mask, pc + 1);
+                for (int lane = 0; lane < 32; lane++)
+                    if (exec >> lane & 1)
+                        w->state[lane] = op == OP_BAR ? LANE_BAR : LANE_DONE;
+                break;
+            }
+            int rc = 0;
+            if (exec) {
+                if (op == OP_LD || op == OP_ST)
+                    rc = exec_memory(b, w, in, exec);
+                else if (op == OP_ATOM || op == OP_RED)
+                    rc = exec_atomic(b, w, in, exec);
+                else
+                    rc = ptx_exec_alu(b, w, in, exec);
+            }
+            if (rc != 0)
                 return -1;
-            break;
-        case OP_ATOM:
-        case OP_RED:
-            if (exec && exec_atomic(b, w, in, exec) != 0)
-                return -1;
-            break;
-        default:
-            if (exec && ptx_exec_alu(b, w, in, exec) != 0)
-                return -1;
-            break;
+            pc++;
+            if (pc >= other) {
+                /* Other lanes wait here (or earlier, after a loop): let them join. */
+                set_pcs(w, mask, pc);
+                break;
+            }
         }
-        for (int lane = 0; lane < 32; lane++)
-            if (mask >> lane & 1)
-                w->pc[lane] = next;
     }
 }
 

@@ -615,6 +615,15 @@ const ptx_entry *ptx_module_entry(const ptx_module *m, const char *name)
     return NULL;
 }
 
+int ptx_module_entry_count(const ptx_module *m) { return m->nentries; }
+
+const ptx_entry *ptx_module_entry_at(const ptx_module *m, int i)
+{
+    return i >= 0 && i < m->nentries ? &m->entries[i] : NULL;
+}
+
+const char *ptx_entry_name(const ptx_entry *e) { return e->name; }
+
 int ptx_entry_param_count(const ptx_entry *e) { return e->nparams; }
 
 size_t ptx_entry_param_size(const ptx_entry *e, int i)

@@ -34,6 +34,9 @@ void ptx_module_free(ptx_module *m);
 
 /* Finds an entry by its (mangled) name, as __cudaRegisterFunction reports it. */
 const ptx_entry *ptx_module_entry(const ptx_module *m, const char *name);
+int ptx_module_entry_count(const ptx_module *m);
+const ptx_entry *ptx_module_entry_at(const ptx_module *m, int i);
+const char *ptx_entry_name(const ptx_entry *e);
 int ptx_entry_param_count(const ptx_entry *e);
 /* Size in bytes of parameter i (its .param type), 0 when out of range. */
 size_t ptx_entry_param_size(const ptx_entry *e, int i);

@@ -1,0 +1,267 @@
+/* The PTX interpreter: instruction semantics, divergence, barriers and shared memory. Each test
+ * is a small hand-written kernel; thread t of the grid writes out[t] through %rd3. */
+#include "ptx.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Prologue: %r1 = global thread index, %rd3 = &out[%r1], %r0 = %tid.x. */
+static const char head[] =
+    ".version 9.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out)\n{\n"
+    ".reg .b32 %r<40>;\n.reg .b64 %rd<20>;\n.reg .f32 %f<20>;\n.reg .pred %p<10>;\n"
+    "ld.param.u64 %rd1, [out];\n"
+    "mov.u32 %r0, %tid.x;\nmov.u32 %r5, %ctaid.x;\nmov.u32 %r6, %ntid.x;\n"
+    "mad.lo.s32 %r1, %r5, %r6, %r0;\n"
+    "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n";
+
+static char *kernel_text(const char *extra_decls, const char *body)
+{
+    size_t n = strlen(head) + strlen(extra_decls) + strlen(body) + 32;
+    char *text = malloc(n);
+    snprintf(text, n, "%s%s%s\nret;\n}\n", head, extra_decls, body);
+    return text;
+}
+
+/* Runs the kernel; out is filled with 0xAB bytes first so unwritten elements show. */
+static int run_kernel(const char *decls, const char *body, unsigned grid, unsigned block,
+                      uint32_t *out, ptx_error *err)
+{
+    char *text = kernel_text(decls, body);
+    ptx_module *m = ptx_module_parse("test.ptx", text, strlen(text), err);
+    free(text);
+    if (!m)
+        return -2;
+    const ptx_entry *e = ptx_module_entry(m, "k");
+    cr_assert_not_null(e);
+    memset(out, 0xab, sizeof(uint32_t) * grid * block);
+    void *arg = out;
+    void *args[] = {&arg};
+    int rc = ptx_launch(e, (ptx_dim3){grid, 1, 1}, (ptx_dim3){block, 1, 1}, args, 0, NULL, err);
+    ptx_module_free(m);
+    return rc;
+}
+
+static uint32_t one(const char *body)
+{
+    uint32_t out[1];
+    ptx_error err;
+    int rc = run_kernel("", body, 1, 1, out, &err);
+    cr_assert_eq(rc, 0, "%s", err.msg);
+    return out[0];
+}
+
+static uint32_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+Test(ptx_int, add_and_mul_wrap_around)
+{
+    cr_assert_eq(one("mov.u32 %r2, 2147483647;\nadd.s32 %r2, %r2, 1;\nst.global.u32 [%rd3], %r2;"),
+                 0x80000000u);
+    cr_assert_eq(one("mov.u32 %r2, 65536;\nmul.lo.u32 %r2, %r2, 65537;\nst.global.u32 [%rd3], %r2;"),
+                 65536u);
+    cr_assert_eq(one("mov.u32 %r2, 4294967295;\nmul.hi.u32 %r2, %r2, %r2;\nst.global.u32 [%rd3], %r2;"),
+                 0xfffffffeu);
+    cr_assert_eq(one("mov.u32 %r2, -3;\nmul.wide.s32 %rd5, %r2, 5;\ncvt.u32.u64 %r3, %rd5;\n"
+                     "shr.u64 %rd6, %rd5, 32;\ncvt.u32.u64 %r4, %rd6;\nxor.b32 %r2, %r3, %r4;\n"
+                     "st.global.u32 [%rd3], %r2;"),
+                 (uint32_t)-15 ^ 0xffffffffu, "a 64-bit -15: the high word is all ones");
+}
+
+Test(ptx_int, shifts_of_the_width_or_more)
+{
+    cr_assert_eq(one("mov.u32 %r2, 1;\nshl.b32 %r2, %r2, 32;\nst.global.u32 [%rd3], %r2;"), 0u);
+    cr_assert_eq(one("mov.u32 %r2, -1;\nshr.u32 %r2, %r2, 40;\nst.global.u32 [%rd3], %r2;"), 0u);
+    cr_assert_eq(one("mov.u32 %r2, -8;\nshr.s32 %r2, %r2, 40;\nst.global.u32 [%rd3], %r2;"),
+                 0xffffffffu, "arithmetic shift fills with the sign");
+    cr_assert_eq(one("mov.u32 %r2, -8;\nshr.s32 %r2, %r2, 1;\nst.global.u32 [%rd3], %r2;"),
+                 (uint32_t)-4);
+}
+
+Test(ptx_int, division_by_zero_and_overflow)
+{
+    cr_assert_eq(one("mov.u32 %r2, 7;\nmov.u32 %r4, 0;\ndiv.u32 %r2, %r2, %r4;\nst.global.u32 [%rd3], %r2;"),
+                 0xffffffffu);
+    cr_assert_eq(one("mov.u32 %r2, 7;\nmov.u32 %r4, 0;\nrem.u32 %r2, %r2, %r4;\nst.global.u32 [%rd3], %r2;"),
+                 7u);
+    cr_assert_eq(one("mov.u32 %r2, -2147483648;\ndiv.s32 %r2, %r2, -1;\nst.global.u32 [%rd3], %r2;"),
+                 0x80000000u, "INT_MIN / -1 wraps instead of trapping");
+    cr_assert_eq(one("mov.u32 %r2, -7;\ndiv.s32 %r2, %r2, 2;\nst.global.u32 [%rd3], %r2;"),
+                 (uint32_t)-3, "truncates toward zero");
+    cr_assert_eq(one("mov.u32 %r2, -7;\nrem.s32 %r2, %r2, 2;\nst.global.u32 [%rd3], %r2;"),
+                 (uint32_t)-1);
+}
+
+Test(ptx_float, nan_results_are_canonical_and_propagate)
+{
+    cr_assert_eq(one("mov.f32 %f1, 0f7FC00001;\nadd.f32 %f2, %f1, 0f3F800000;\nmov.b32 %r2, %f2;\n"
+                     "st.global.u32 [%rd3], %r2;"),
+                 0x7fffffffu);
+    cr_assert_eq(one("mov.f32 %f1, 0f7F800000;\nmov.f32 %f3, 0f00000000;\nmul.rn.f32 %f2, %f1, %f3;\n"
+                     "mov.b32 %r2, %f2;\nst.global.u32 [%rd3], %r2;"),
+                 0x7fffffffu, "inf * 0 is NaN");
+    cr_assert_eq(one("mov.f32 %f1, 0fFFC00000;\nmov.f32 %f3, 0f40000000;\nmin.f32 %f2, %f1, %f3;\n"
+                     "mov.b32 %r2, %f2;\nst.global.u32 [%rd3], %r2;"),
+                 f32_bits(2.0f), "min ignores one NaN");
+    cr_assert_eq(one("mov.f32 %f1, 0fFFC00000;\nneg.f32 %f2, %f1;\nmov.b32 %r2, %f2;\n"
+                     "st.global.u32 [%rd3], %r2;"),
+                 0x7fc00000u, "neg flips only the sign bit");
+}
+
+Test(ptx_float, fma_rounds_once)
+{
+    /* a = 1 + 2^-12, a*a = 1 + 2^-11 + 2^-24: fma keeps the 2^-24, mul then add loses it. */
+    const char *fused = "mov.f32 %f1, 0f3F800800;\nmov.f32 %f3, 0fBF800000;\n"
+                        "fma.rn.f32 %f2, %f1, %f1, %f3;\nmov.b32 %r2, %f2;\nst.global.u32 [%rd3], %r2;";
+    const char *split = "mov.f32 %f1, 0f3F800800;\nmov.f32 %f3, 0fBF800000;\n"
+                        "mul.rn.f32 %f4, %f1, %f1;\nadd.rn.f32 %f2, %f4, %f3;\nmov.b32 %r2, %f2;\n"
+                        "st.global.u32 [%rd3], %r2;";
+    float a = 1.0f + 0x1p-12f;
+    cr_assert_eq(one(fused), f32_bits(fmaf(a, a, -1.0f)));
+    cr_assert_eq(one(split), f32_bits(0x1p-11f));
+    cr_assert_neq(one(fused), one(split));
+}
+
+Test(ptx_cvt, rounding_modes_and_saturation)
+{
+    /* -2.7, 2.5, 1e10, NaN */
+    cr_assert_eq(one("mov.f32 %f1, 0fC02CCCCD;\ncvt.rzi.s32.f32 %r2, %f1;\nst.global.u32 [%rd3], %r2;"), (uint32_t)-2);
+    cr_assert_eq(one("mov.f32 %f1, 0fC02CCCCD;\ncvt.rmi.s32.f32 %r2, %f1;\nst.global.u32 [%rd3], %r2;"), (uint32_t)-3);
+    cr_assert_eq(one("mov.f32 %f1, 0fC02CCCCD;\ncvt.rpi.s32.f32 %r2, %f1;\nst.global.u32 [%rd3], %r2;"), (uint32_t)-2);
+    cr_assert_eq(one("mov.f32 %f1, 0f40200000;\ncvt.rni.s32.f32 %r2, %f1;\nst.global.u32 [%rd3], %r2;"), 2u,
+                 "ties go to even");
+    cr_assert_eq(one("mov.f32 %f1, 0f501502F9;\ncvt.rzi.s32.f32 %r2, %f1;\nst.global.u32 [%rd3], %r2;"),
+                 0x7fffffffu, "saturates");
+    cr_assert_eq(one("mov.f32 %f1, 0f7FC00000;\ncvt.rzi.s32.f32 %r2, %f1;\nst.global.u32 [%rd3], %r2;"), 0u);
+    cr_assert_eq(one("mov.f32 %f1, 0fC0000000;\ncvt.rzi.u32.f32 %r2, %f1;\nst.global.u32 [%rd3], %r2;"), 0u,
+                 "negative to unsigned saturates at 0");
+    cr_assert_eq(one("mov.u32 %r4, 16777217;\ncvt.rn.f32.s32 %f1, %r4;\nmov.b32 %r2, %f1;\n"
+                     "st.global.u32 [%rd3], %r2;"),
+                 f32_bits(16777216.0f));
+    cr_assert_eq(one("mov.u32 %r4, -5;\ncvt.s64.s32 %rd5, %r4;\nshr.u64 %rd5, %rd5, 32;\n"
+                     "cvt.u32.u64 %r2, %rd5;\nst.global.u32 [%rd3], %r2;"),
+                 0xffffffffu, "sign extension");
+}
+
+Test(ptx_divergence, nested_if_else)
+{
+    /* even lanes: 10 + (t < 16 ? 1 : 2); odd lanes: 20. */
+    const char *body =
+        "and.b32 %r7, %r0, 1;\nsetp.ne.s32 %p1, %r7, 0;\n@%p1 bra ODD;\n"
+        "setp.lt.u32 %p2, %r0, 16;\n@%p2 bra LOW;\nmov.u32 %r2, 12;\nbra.uni JOIN;\n"
+        "LOW:\nmov.u32 %r2, 11;\nJOIN:\nbra.uni END;\n"
+        "ODD:\nmov.u32 %r2, 20;\nEND:\nst.global.u32 [%rd3], %r2;";
+    uint32_t out[64];
+    ptx_error err;
+    cr_assert_eq(run_kernel("", body, 1, 64, out, &err), 0, "%s", err.msg);
+    for (uint32_t t = 0; t < 64; t++)
+        cr_assert_eq(out[t], t % 2 ? 20u : t < 16 ? 11u : 12u, "thread %u", t);
+}
+
+Test(ptx_divergence, loops_with_per_lane_trip_counts)
+{
+    const char *body = "mov.u32 %r2, 0;\nmov.u32 %r8, 0;\n"
+                       "LOOP:\nsetp.ge.u32 %p1, %r8, %r0;\n@%p1 bra DONE;\n"
+                       "add.s32 %r2, %r2, %r8;\nadd.s32 %r8, %r8, 1;\nbra.uni LOOP;\n"
+                       "DONE:\nst.global.u32 [%rd3], %r2;";
+    uint32_t out[40];
+    ptx_error err;
+    cr_assert_eq(run_kernel("", body, 1, 40, out, &err), 0, "%s", err.msg);
+    for (uint32_t t = 0; t < 40; t++)
+        cr_assert_eq(out[t], t * (t - 1) / 2 * (t > 0), "thread %u", t);
+}
+
+Test(ptx_divergence, early_return_leaves_the_rest_running)
+{
+    const char *body = "rem.u32 %r7, %r0, 3;\nsetp.eq.u32 %p1, %r7, 0;\n@%p1 ret;\n"
+                       "mul.lo.u32 %r2, %r0, 7;\nst.global.u32 [%rd3], %r2;";
+    uint32_t out[50];
+    ptx_error err;
+    cr_assert_eq(run_kernel("", body, 1, 50, out, &err), 0, "%s", err.msg);
+    for (uint32_t t = 0; t < 50; t++)
+        cr_assert_eq(out[t], t % 3 ? 7 * t : 0xababababu, "thread %u", t);
+}
+
+Test(ptx_barrier, makes_other_warps_writes_visible)
+{
+    /* 96 threads (3 warps): shared[t] = t; bar.sync; out[t] = shared[95 - t]. */
+    const char *decls = ".shared .align 4 .b8 buf[384];\n";
+    const char *body = "mov.u32 %r9, buf;\nshl.b32 %r10, %r0, 2;\nadd.s32 %r11, %r9, %r10;\n"
+                       "st.shared.u32 [%r11], %r0;\nbar.sync 0;\n"
+                       "mov.u32 %r12, 95;\nsub.s32 %r12, %r12, %r0;\nshl.b32 %r12, %r12, 2;\n"
+                       "add.s32 %r12, %r9, %r12;\nld.shared.u32 %r2, [%r12];\nst.global.u32 [%rd3], %r2;";
+    uint32_t out[96];
+    ptx_error err;
+    cr_assert_eq(run_kernel(decls, body, 1, 96, out, &err), 0, "%s", err.msg);
+    for (uint32_t t = 0; t < 96; t++)
+        cr_assert_eq(out[t], 95 - t, "thread %u", t);
+}
+
+Test(ptx_shared, is_private_to_each_block_and_starts_poisoned)
+{
+    /* Block 0 writes 42 to buf[0] before reading it; block 1 reads it first: it must not see 42. */
+    const char *decls = ".shared .align 4 .b8 buf[4];\n";
+    const char *body = "mov.u32 %r9, buf;\nsetp.ne.u32 %p1, %r5, 0;\n@%p1 bra READ;\n"
+                       "mov.u32 %r13, 42;\nst.shared.u32 [%r9], %r13;\n"
+                       "READ:\nld.shared.u32 %r2, [%r9];\nst.global.u32 [%rd3], %r2;";
+    uint32_t out[2];
+    ptx_error err;
+    cr_assert_eq(run_kernel(decls, body, 2, 1, out, &err), 0, "%s", err.msg);
+    cr_assert_eq(out[0], 42u);
+    cr_assert_eq(out[1], 0xffffffffu, "block 1 sees the poison fill, not block 0's value");
+}
+
+Test(ptx_errors, shared_access_out_of_bounds_names_the_line)
+{
+    const char *decls = ".shared .align 4 .b8 buf[16];\n";
+    const char *body = ".loc 1 27 3\nmov.u32 %r9, buf;\nld.shared.u32 %r2, [%r9+16];\n"
+                       "st.global.u32 [%rd3], %r2;";
+    uint32_t out[1];
+    ptx_error err;
+    cr_assert_eq(run_kernel(decls, body, 1, 1, out, &err), -1);
+    cr_assert(strstr(err.msg, ":27: shared memory access out of bounds: byte 16 of 16"), "%s", err.msg);
+}
+
+Test(ptx_errors, unsupported_instruction_is_named_with_its_line)
+{
+    uint32_t out[1];
+    ptx_error err;
+    cr_assert_eq(run_kernel("", "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tex, {%r0}];", 1, 1, out, &err), -2);
+    cr_assert(strstr(err.msg, "test.ptx:"), "%s", err.msg);
+    cr_assert(strstr(err.msg, "unsupported instruction \"tex.1d.v4.f32.s32\""), "%s", err.msg);
+}
+
+Test(ptx_errors, invalid_launch_configuration)
+{
+    uint32_t *out = malloc(4 * 2048);
+    ptx_error err;
+    cr_assert_eq(run_kernel("", "st.global.u32 [%rd3], %r0;", 1, 1025, out, &err), -1);
+    cr_assert(strstr(err.msg, "invalid launch configuration"), "%s", err.msg);
+    free(out);
+}
+
+Test(ptx_stats, counts_thread_instructions)
+{
+    char *text = kernel_text("", "mov.u32 %r2, 1;\nst.global.u32 [%rd3], %r2;");
+    ptx_error err;
+    ptx_module *m = ptx_module_parse("t.ptx", text, strlen(text), &err);
+    free(text);
+    cr_assert_not_null(m, "%s", err.msg);
+    uint32_t out[64];
+    void *arg = out;
+    void *args[] = {&arg};
+    ptx_stats st = {0, 0};
+    cr_assert_eq(ptx_launch(ptx_module_entry(m, "k"), (ptx_dim3){2, 1, 1}, (ptx_dim3){32, 1, 1}, args,
+                            0, &st, &err), 0);
+    /* 9 instructions (7 of the prologue, mov, st) plus ret, for 64 threads in 2 warps. */
+    cr_assert_eq(st.thread_instructions, 64u * 10u);
+    cr_assert_eq(st.warp_instructions, 2u * 10u);
+    ptx_module_free(m);
+}
