@@ -4,6 +4,7 @@
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -33,6 +34,8 @@ static const char usage[] =
     "  --no-ncu         lab 05: skip the bank-conflict counts even when ncu is installed\n"
     "  --backend B      gpu (the CUDA device) or cpu (the PTX interpreter, no GPU needed);\n"
     "                   default: gpu when there is a CUDA device, cpu otherwise\n"
+    "  --save-outputs D write each dataset's result (tilelab binary, from the first run) into\n"
+    "                   folder D, named after the dataset's folder: D/<name>.raw\n"
     "  --build-only     build and stop\n"
     "\n"
     "On the CPU backend the kernel time is the interpreter's (emulated, not a GPU's) and the\n"
@@ -52,6 +55,7 @@ typedef struct options {
     int timeout, reps;
     lab_backend backend;
     bool backend_given;
+    const char *save_outputs;
 } options;
 
 typedef struct outcome {
@@ -66,7 +70,7 @@ static int parse(int argc, char **argv, options *o)
         {"timeout", required_argument, NULL, 't'}, {"reps", required_argument, NULL, 'r'},
         {"no-time", no_argument, NULL, 'T'},      {"no-ncu", no_argument, NULL, 'N'},
         {"build-only", no_argument, NULL, 'b'},   {"backend", required_argument, NULL, 'B'},
-        {NULL, 0, NULL, 0}};
+        {"save-outputs", required_argument, NULL, 'O'}, {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->timeout = 60;
     o->reps = 10;
@@ -89,6 +93,7 @@ static int parse(int argc, char **argv, options *o)
         case 'T': o->no_time = true; break;
         case 'N': o->ncu = false; break;
         case 'b': o->build_only = true; break;
+        case 'O': o->save_outputs = optarg; break;
         case 't':
             if (cli_parse_int("--timeout", optarg, 1, 86400, &o->timeout) != 0)
                 return TL_EXIT_BAD_INPUT;
@@ -328,9 +333,9 @@ static bool have_ncu(void)
 static void run_one(const options *o, const lab_program *prog, const char *dataset, bool ncu,
                     cJSON *all, outcome *t)
 {
-    char reps[16];
+    char reps[16], save[PATH_MAX + 300];
     snprintf(reps, sizeof reps, "%d", o->reps);
-    char *argv[12];
+    char *argv[16];
     int n = 0;
     argv[n++] = (char *)prog->path;
     argv[n++] = "--json";
@@ -340,6 +345,12 @@ static void run_one(const options *o, const lab_program *prog, const char *datas
     argv[n++] = reps;
     if (o->no_time)
         argv[n++] = "--no-time";
+    if (o->save_outputs) {
+        const char *base = strrchr(dataset, '/');
+        snprintf(save, sizeof save, "%.4000s/%.250s.raw", o->save_outputs, base ? base + 1 : dataset);
+        argv[n++] = "--save-output";
+        argv[n++] = save;
+    }
     argv[n++] = (char *)dataset;
     argv[n] = NULL;
     proc_result r;
@@ -459,6 +470,8 @@ static int run(int argc, char **argv)
             return cli_fail("%s: not a dataset folder (expected input0.raw, input1.raw, "
                             "output.raw in it)", o.datasets[i]);
 
+    if (o.save_outputs && mkdir(o.save_outputs, 0777) != 0 && errno != EEXIST)
+        return cli_fail("--save-outputs: cannot create %s: %s", o.save_outputs, strerror(errno));
     bool ncu = o.ncu && !o.json && o.backend == LAB_BACKEND_GPU &&
                strcmp(o.lab->id, "05-bank-conflicts") == 0 && have_ncu();
     if (!o.json)
