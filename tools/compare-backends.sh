@@ -7,10 +7,12 @@ T="${TILELAB_CLI:-$(dirname "$0")/../build/default/cli/tilelab-cli}"
 out="$(mktemp -d)"; trap 'rm -rf "$out"' EXIT
 compare() { # LAB TAG [run options...]
   local lab="$1" tag="$2"; shift 2
+  mkdir -p "$out/gpu" "$out/cpu"
   "$T" run "$lab" --solution --backend gpu --no-time --save-outputs "$out/gpu/$tag" "$@" >/dev/null 2>&1
   "$T" run "$lab" --solution --backend cpu --no-time --save-outputs "$out/cpu/$tag" --timeout 3600 "$@" >/dev/null 2>&1
   local same=0 total=0 f
   for f in "$out/gpu/$tag"/*.raw; do
+    [ -f "$f" ] || continue
     total=$((total + 1))
     cmp -s "$f" "$out/cpu/$tag/$(basename "$f")" && same=$((same + 1))
   done
