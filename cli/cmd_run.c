@@ -36,6 +36,8 @@ static const char usage[] =
     "                   default: gpu when there is a CUDA device, cpu otherwise\n"
     "  --save-outputs D write each dataset's result (tilelab binary, from the first run) into\n"
     "                   folder D, named after the dataset's folder: D/<name>.raw\n"
+    "  --device-debug   build the kernels with -G (unoptimised, for cuda-gdb; on the CPU backend\n"
+    "                   this runs the unoptimised PTX)\n"
     "  --build-only     build and stop\n"
     "\n"
     "On the CPU backend the kernel time is the interpreter's (emulated, not a GPU's) and the\n"
@@ -70,7 +72,8 @@ static int parse(int argc, char **argv, options *o)
         {"timeout", required_argument, NULL, 't'}, {"reps", required_argument, NULL, 'r'},
         {"no-time", no_argument, NULL, 'T'},      {"no-ncu", no_argument, NULL, 'N'},
         {"build-only", no_argument, NULL, 'b'},   {"backend", required_argument, NULL, 'B'},
-        {"save-outputs", required_argument, NULL, 'O'}, {NULL, 0, NULL, 0}};
+        {"save-outputs", required_argument, NULL, 'O'}, {"device-debug", no_argument, NULL, 'G'},
+        {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->timeout = 60;
     o->reps = 10;
@@ -94,6 +97,7 @@ static int parse(int argc, char **argv, options *o)
         case 'N': o->ncu = false; break;
         case 'b': o->build_only = true; break;
         case 'O': o->save_outputs = optarg; break;
+        case 'G': lab_build_set_device_debug(true); break;
         case 't':
             if (cli_parse_int("--timeout", optarg, 1, 86400, &o->timeout) != 0)
                 return TL_EXIT_BAD_INPUT;

@@ -71,6 +71,10 @@ static const char *choose_arch(lab_backend backend)
     return backend == LAB_BACKEND_GPU && tl_gpu_available() ? "native" : TILELAB_DEFAULT_ARCH;
 }
 
+static bool device_debug;
+
+void lab_build_set_device_debug(bool on) { device_debug = on; }
+
 /* Runs nvcc; on failure keeps its messages for the caller. */
 static int run_nvcc(char **argv, lab_program *out, char **compiler_output)
 {
@@ -109,6 +113,7 @@ int lab_build(const char *source, lab_backend backend, bool with_cublas, lab_pro
     h = hash_text(h, out->arch);
     h = hash_text(h, with_cublas ? "cublas" : "plain");
     h = hash_text(h, backend == LAB_BACKEND_CPU ? "cpu" : "gpu");
+    h = hash_text(h, device_debug ? "-G" : "");
 
     const char *base = strrchr(source, '/');
     base = base ? base + 1 : source;
@@ -133,9 +138,9 @@ int lab_build(const char *source, lab_backend backend, bool with_cublas, lab_pro
     bool cpu = backend == LAB_BACKEND_CPU;
     if (cpu) {
         /* The CPU backend runs the kernels' PTX, with .loc lines for its messages. */
-        char *ptx_argv[] = {TILELAB_NVCC, "-std=c++17", "-ptx", "-lineinfo",
-                            "-arch=compute_90", "-I" TILELAB_HARNESS_INCLUDE, "-o", tmp_ptx,
-                            (char *)source, NULL};
+        char *ptx_argv[] = {TILELAB_NVCC, "-std=c++17", "-ptx",
+                            device_debug ? "-G" : "-lineinfo", "-arch=compute_90",
+                            "-I" TILELAB_HARNESS_INCLUDE, "-o", tmp_ptx, (char *)source, NULL};
         if (run_nvcc(ptx_argv, out, compiler_output) != LAB_BUILD_OK)
             return LAB_BUILD_FAILED;
     }
@@ -144,7 +149,7 @@ int lab_build(const char *source, lab_backend backend, bool with_cublas, lab_pro
     argv[n++] = TILELAB_NVCC;
     argv[n++] = "-std=c++17";
     argv[n++] = "-O3";
-    argv[n++] = "-lineinfo";
+    argv[n++] = device_debug ? "-G" : "-lineinfo";
     argv[n++] = arch_flag;
     if (cpu) {
         argv[n++] = "-cudart";

@@ -28,4 +28,8 @@ typedef enum lab_backend {
 int lab_build(const char *source, lab_backend backend, bool with_cublas, lab_program *out,
               char **compiler_output);
 
+/* Device code built with -G (no optimisation, full debug information) from now on: for
+ * cuda-gdb, and to run unoptimised PTX on the CPU backend. */
+void lab_build_set_device_debug(bool on);
+
 #endif /* TILELAB_LAB_BUILD_H */

@@ -13,7 +13,7 @@ static const char *const opcode_names[OP_COUNT] = {
     [OP_SELP] = "selp", [OP_RCP] = "rcp",     [OP_SQRT] = "sqrt",   [OP_RSQRT] = "rsqrt",
     [OP_EX2] = "ex2",   [OP_LG2] = "lg2",     [OP_SIN] = "sin",     [OP_COS] = "cos",
     [OP_BRA] = "bra",   [OP_BAR] = "bar",     [OP_RET] = "ret",     [OP_EXIT] = "exit",
-    [OP_ATOM] = "atom", [OP_RED] = "red",
+    [OP_ATOM] = "atom", [OP_RED] = "red",   [OP_CALL] = "call",
 };
 
 const char *ptx_opcode_name(ptx_opcode op)

@@ -90,12 +90,17 @@ static void *address(block_ctx *b, const warp *w, const ptx_insn *in, const ptx_
     }
     switch (space) {
     case SP_SHARED:
-        if (a + size > b->shared_bytes) {
+        if (a + size <= b->shared_bytes ||
+            (a >= PTX_DYNAMIC_SHARED_BASE && a + size <= PTX_DYNAMIC_SHARED_BASE + b->dynamic_bytes))
+            return b->shared + a;
+        if (a >= PTX_DYNAMIC_SHARED_BASE)
+            stop(b, in, "dynamic shared memory access out of bounds: byte %llu of %llu",
+                 (unsigned long long)(a - PTX_DYNAMIC_SHARED_BASE),
+                 (unsigned long long)b->dynamic_bytes);
+        else
             stop(b, in, "shared memory access out of bounds: byte %llu of %llu",
                  (unsigned long long)a, (unsigned long long)b->shared_bytes);
-            return NULL;
-        }
-        return b->shared + a;
+        return NULL;
     case SP_LOCAL:
         if (a + size > b->e->local_bytes) {
             stop(b, in, "local memory access out of bounds: byte %llu of %u",
@@ -269,6 +274,8 @@ static int run_warp(block_ctx *b, warp *w)
                     rc = exec_memory(b, w, in, exec);
                 else if (op == OP_ATOM || op == OP_RED)
                     rc = exec_atomic(b, w, in, exec);
+                else if (op == OP_CALL)
+                    rc = ptx_vprintf(b, w, in, exec);
                 else
                     rc = ptx_exec_alu(b, w, in, exec);
             }
@@ -336,9 +343,17 @@ int ptx_launch(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **args,
     b.nwarps = (b.nthreads + 31) / 32;
     b.stats = stats;
     b.err = err;
-    b.shared_bytes = e->shared_bytes + dynamic_shared;
+    b.shared_bytes = e->shared_bytes;
+    b.dynamic_bytes = dynamic_shared;
+    if (e->shared_bytes > PTX_DYNAMIC_SHARED_BASE) {
+        snprintf(err->msg, sizeof err->msg, "%s declares %u bytes of shared memory, more than a "
+                 "block can have", e->name, e->shared_bytes);
+        return -1;
+    }
+    size_t shared_alloc = dynamic_shared ? PTX_DYNAMIC_SHARED_BASE + dynamic_shared
+                                         : e->shared_bytes;
     b.params = calloc(1, e->param_bytes ? e->param_bytes : 1);
-    b.shared = malloc(b.shared_bytes ? b.shared_bytes : 1);
+    b.shared = malloc(shared_alloc ? shared_alloc : 1);
     b.local = malloc(e->local_bytes ? (size_t)e->local_bytes * threads : 1);
     warp *warps = calloc((size_t)b.nwarps, sizeof *warps);
     uint64_t *regs = calloc((size_t)b.nwarps * 32 * (size_t)(e->nregs ? e->nregs : 1), sizeof *regs);
@@ -356,6 +371,8 @@ int ptx_launch(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **args,
                 /* Fresh shared memory is not zero on a GPU either: fill it with a pattern
                  * that reads as NaN, so a kernel that reads before writing shows it. */
                 memset(b.shared, 0xff, b.shared_bytes);
+                if (dynamic_shared)
+                    memset(b.shared + PTX_DYNAMIC_SHARED_BASE, 0xff, dynamic_shared);
                 memset(b.local, 0xff, (size_t)e->local_bytes * threads);
                 for (int i = 0; i < b.nwarps; i++) {
                     warp *w = &warps[i];

@@ -12,7 +12,8 @@ typedef struct block_ctx {
     int nthreads, nwarps;
     uint8_t *params;
     uint8_t *shared;
-    uint64_t shared_bytes;
+    uint64_t shared_bytes;  /* static shared memory */
+    uint64_t dynamic_bytes; /* at PTX_DYNAMIC_SHARED_BASE */
     uint8_t *local; /* local_bytes for each thread of the block */
     ptx_stats *stats;
     ptx_error *err;
@@ -31,6 +32,8 @@ uint64_t ptx_operand_value(const block_ctx *b, const warp *w, const ptx_operand 
 int ptx_stop_unsupported(block_ctx *b, const ptx_insn *in, const char *what);
 /* Arithmetic, logic, comparisons, conversions and moves, for the lanes in `mask`. */
 int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
+/* A call of vprintf (the only function calls may name). */
+int ptx_vprintf(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 /* One atomic update: the new value from the old one. False for an unsupported combination. */
 bool ptx_atomic_apply(const ptx_insn *in, uint64_t old, uint64_t v, uint64_t cmp, uint64_t *out);
 

@@ -23,7 +23,7 @@ typedef enum ptx_opcode {
     OP_AND, OP_OR, OP_XOR, OP_NOT, OP_SHL, OP_SHR, OP_SETP, OP_SELP,
     OP_RCP, OP_SQRT, OP_RSQRT, OP_EX2, OP_LG2, OP_SIN, OP_COS,
     OP_BRA, OP_BAR, OP_RET, OP_EXIT,
-    OP_ATOM, OP_RED,
+    OP_ATOM, OP_RED, OP_CALL,
     OP_COUNT
 } ptx_opcode;
 
@@ -107,8 +107,24 @@ struct ptx_entry {
     const ptx_module *module;
 };
 
+/* A module-scope .global/.const variable: host memory holding its initial bytes. */
+typedef struct ptx_global {
+    char name[128];
+    uint8_t *data;
+    size_t size;
+} ptx_global;
+
+/* Functions a call may name: only the device runtime's printf. */
+enum { PTX_FUNC_VPRINTF = 1 };
+
+/* Dynamic shared memory (extern .shared arrays) starts here, past any static shared memory. */
+#define PTX_DYNAMIC_SHARED_BASE UINT64_C(0x10000)
+
 struct ptx_module {
     char name[256];
+    ptx_global *globals;
+    int nglobals;
+    char dynamic_shared[128]; /* name of the module's extern .shared array, or "" */
     ptx_entry *entries;
     int nentries;
     char **files;         /* .file index -> path */

@@ -9,7 +9,11 @@
 
 /* A name the body can refer to: a register (slot), a shared or local variable (address), a
  * parameter (param offset) or a label (instruction index, resolved at the end). */
-typedef enum sym_kind { SYM_REG, SYM_SHARED, SYM_LOCAL, SYM_PARAM, SYM_LABEL } sym_kind;
+/* SYM_CALLPARAM: a .param declared inside a call sequence, kept in the thread's local memory.
+ * SYM_GLOBAL: a module variable, whose value is its host address. */
+typedef enum sym_kind {
+    SYM_REG, SYM_SHARED, SYM_LOCAL, SYM_PARAM, SYM_LABEL, SYM_CALLPARAM, SYM_GLOBAL
+} sym_kind;
 
 typedef struct symbol {
     char name[128];
@@ -36,6 +40,7 @@ typedef struct parser {
     int nfixups, capfixups;
     int capcode;
     int cur_file, cur_line;
+    sym_kind last_address_kind; /* what the last address operand's symbol was */
 } parser;
 
 static int fail(parser *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -207,6 +212,8 @@ static int parse_var_decl(parser *p, sym_kind kind)
     if (expect(p, ";") != 0)
         return -1;
     uint32_t *size = kind == SYM_SHARED ? &p->e->shared_bytes : &p->e->local_bytes;
+    if (kind == SYM_CALLPARAM && align < 8)
+        align = 8;
     uint64_t offset = (*size + (uint64_t)align - 1) / (uint64_t)align * (uint64_t)align;
     *size = (uint32_t)(offset + (uint64_t)count * ty_bytes((ptx_type)ty));
     return add_symbol(p, name.text, kind, (int64_t)offset);
@@ -288,7 +295,8 @@ static int parse_number(parser *p, token t, bool negative, int64_t *out)
 /* A symbol used as a value: a shared/local variable's address or a parameter's offset. */
 static int symbol_value(parser *p, const symbol *s, int64_t *out, int line)
 {
-    if (s->kind == SYM_SHARED || s->kind == SYM_LOCAL || s->kind == SYM_PARAM) {
+    if (s->kind == SYM_SHARED || s->kind == SYM_LOCAL || s->kind == SYM_PARAM ||
+        s->kind == SYM_CALLPARAM || s->kind == SYM_GLOBAL) {
         *out = s->value;
         return 0;
     }
@@ -308,6 +316,7 @@ static int parse_address(parser *p, ptx_operand *o)
         const symbol *s = find_symbol(p, base.text);
         if (!s)
             return fail(p, base.line, "unknown name \"%s\" in an address", base.text);
+        p->last_address_kind = s->kind;
         if (s->kind == SYM_REG)
             o->reg = (int32_t)s->value;
         else if (symbol_value(p, s, &o->imm, base.line) != 0)
@@ -379,6 +388,41 @@ static int parse_operand(parser *p, ptx_insn *in, ptx_operand *o)
     return symbol_value(p, s, &o->imm, t.line);
 }
 
+/* call.uni (retval), vprintf, (param0, param1): only the device runtime's printf. */
+static int parse_call(parser *p, ptx_insn *in, int line)
+{
+    int n = 0;
+    in->ops[n].kind = OPK_NONE;
+    if (strcmp(lex_peek(&p->lx).text, "(") == 0) {
+        lex_next(&p->lx);
+        if (parse_operand(p, in, &in->ops[0]) != 0 || expect(p, ")") != 0 || expect(p, ",") != 0)
+            return -1;
+    }
+    n = 1;
+    token fn = lex_next(&p->lx);
+    if (strcmp(fn.text, "vprintf") != 0)
+        return fail(p, fn.line, "calls to device functions are not supported by the CPU backend "
+                                "(function %s; mark it __forceinline__ or inline it)", fn.text);
+    in->ops[n].kind = OPK_IMM;
+    in->ops[n++].imm = PTX_FUNC_VPRINTF;
+    if (strcmp(lex_peek(&p->lx).text, ",") == 0) {
+        lex_next(&p->lx);
+        if (expect(p, "(") != 0)
+            return -1;
+        while (strcmp(lex_peek(&p->lx).text, ")") != 0) {
+            if (n >= PTX_MAX_OPERANDS)
+                return fail(p, line, "too many call arguments");
+            if (parse_operand(p, in, &in->ops[n++]) != 0)
+                return -1;
+            if (strcmp(lex_peek(&p->lx).text, ",") == 0)
+                lex_next(&p->lx);
+        }
+        lex_next(&p->lx);
+    }
+    in->nops = (uint8_t)n;
+    return expect(p, ";");
+}
+
 static int parse_instruction(parser *p, token first)
 {
     ptx_insn in;
@@ -402,6 +446,17 @@ static int parse_instruction(parser *p, token first)
     char why[200];
     if (ptx_decode_opcode(op.text, &in, why, sizeof why) != 0)
         return fail(p, op.line, "%s", why);
+    p->last_address_kind = SYM_REG;
+    if (in.op == OP_CALL) {
+        if (parse_call(p, &in, op.line) != 0)
+            return -1;
+        ptx_insn *nc = grow(p->e->code, &p->capcode, p->e->ncode + 1, sizeof *nc);
+        if (!nc)
+            return fail(p, op.line, "out of memory");
+        p->e->code = nc;
+        nc[p->e->ncode++] = in;
+        return 0;
+    }
     /* Operands: comma-separated, vectors in braces. */
     while (strcmp(lex_peek(&p->lx).text, ";") != 0) {
         if (in.nops >= PTX_MAX_OPERANDS)
@@ -428,6 +483,9 @@ static int parse_instruction(parser *p, token first)
     lex_next(&p->lx);
     if (in.op == OP_NOP)
         return 0;
+    /* ld/st.param on a call's own parameters: those live in the thread's local memory. */
+    if (in.space == SP_PARAM && p->last_address_kind == SYM_CALLPARAM)
+        in.space = SP_LOCAL;
     ptx_insn *nc = grow(p->e->code, &p->capcode, p->e->ncode + 1, sizeof *nc);
     if (!nc)
         return fail(p, op.line, "out of memory");
@@ -459,6 +517,9 @@ static int parse_body(parser *p)
                 return -1;
         } else if (strcmp(t.text, ".local") == 0) {
             if (parse_var_decl(p, SYM_LOCAL) != 0)
+                return -1;
+        } else if (strcmp(t.text, ".param") == 0) {
+            if (parse_var_decl(p, SYM_CALLPARAM) != 0)
                 return -1;
         } else if (strcmp(t.text, ".loc") == 0) {
             int64_t file = 0, line = 0;
@@ -506,6 +567,13 @@ static int parse_entry(parser *p)
     p->nsyms = 0;
     p->nfixups = 0;
     p->capcode = 0;
+    for (int i = 0; i < p->m->nglobals; i++)
+        if (add_symbol(p, p->m->globals[i].name, SYM_GLOBAL,
+                       (int64_t)(uintptr_t)p->m->globals[i].data) != 0)
+            return -1;
+    if (p->m->dynamic_shared[0] &&
+        add_symbol(p, p->m->dynamic_shared, SYM_SHARED, (int64_t)PTX_DYNAMIC_SHARED_BASE) != 0)
+        return -1;
     if (parse_params(p) != 0)
         return -1;
     /* Performance directives (.maxntid, .reqntid, .minnctapersm, ...) before the body. */
@@ -515,6 +583,84 @@ static int parse_entry(parser *p)
             lex_next(&p->lx);
     }
     return parse_body(p);
+}
+
+/* ".global .align 1 .b8 $str[24] = {116, 104, ...};" (also .const): host memory with the
+ * initial bytes; the rest is zero. */
+static int parse_global(parser *p)
+{
+    int64_t align;
+    if (parse_align(p, &align) != 0)
+        return -1;
+    token type = lex_next(&p->lx);
+    int ty = ptx_type_from_directive(type.text);
+    if (ty < 0)
+        return fail(p, type.line, "expected a type, found \"%s\"", type.text);
+    token name = lex_next(&p->lx);
+    int64_t count = 1;
+    if (strcmp(lex_peek(&p->lx).text, "[") == 0) {
+        lex_next(&p->lx);
+        if (parse_int(p, lex_next(&p->lx), &count) != 0 || expect(p, "]") != 0)
+            return -1;
+    }
+    size_t elem = ty_bytes((ptx_type)ty), size = (size_t)count * elem;
+    if (count < 1 || size > ((size_t)1 << 30))
+        return fail(p, name.line, "module variable %s has an unsupported size", name.text);
+    ptx_global *ng = realloc(p->m->globals, (size_t)(p->m->nglobals + 1) * sizeof *ng);
+    if (!ng)
+        return fail(p, name.line, "out of memory");
+    p->m->globals = ng;
+    ptx_global *g = &ng[p->m->nglobals];
+    copy_str(g->name, sizeof g->name, name.text);
+    g->size = size;
+    g->data = calloc(1, size);
+    if (!g->data)
+        return fail(p, name.line, "out of memory");
+    p->m->nglobals++;
+    if (strcmp(lex_peek(&p->lx).text, "=") == 0) {
+        lex_next(&p->lx);
+        bool braced = strcmp(lex_peek(&p->lx).text, "{") == 0;
+        if (braced)
+            lex_next(&p->lx);
+        for (size_t i = 0;; i++) {
+            token v = lex_next(&p->lx);
+            bool neg = strcmp(v.text, "-") == 0;
+            if (neg)
+                v = lex_next(&p->lx);
+            int64_t x;
+            if (parse_number(p, v, neg, &x) != 0)
+                return -1;
+            if (i < (size_t)count)
+                memcpy(g->data + i * elem, &x, elem); /* little-endian: the low bytes */
+            token sep = lex_next(&p->lx);
+            if (!braced || strcmp(sep.text, "}") == 0) {
+                if (!braced && strcmp(sep.text, ";") == 0)
+                    return 0;
+                break;
+            }
+            if (strcmp(sep.text, ",") != 0)
+                return fail(p, sep.line, "expected \",\" in an initialiser, found \"%s\"", sep.text);
+        }
+    }
+    return expect(p, ";");
+}
+
+/* ".extern .shared .align 16 .b8 dyn[];": the dynamic shared memory of a launch. */
+static int parse_module_shared(parser *p, int line)
+{
+    int64_t align;
+    if (parse_align(p, &align) != 0)
+        return -1;
+    lex_next(&p->lx); /* type */
+    token name = lex_next(&p->lx);
+    if (expect(p, "[") != 0)
+        return -1;
+    if (strcmp(lex_peek(&p->lx).text, "]") != 0)
+        return fail(p, line, "module-scope static .shared variables are not supported by the CPU "
+                             "backend (%s)", name.text);
+    lex_next(&p->lx);
+    copy_str(p->m->dynamic_shared, sizeof p->m->dynamic_shared, name.text);
+    return expect(p, ";");
 }
 
 ptx_module *ptx_module_parse(const char *name, const char *text, size_t len, ptx_error *err)
@@ -573,10 +719,10 @@ ptx_module *ptx_module_parse(const char *name, const char *text, size_t len, ptx
         } else if (strcmp(t.text, ".visible") == 0 || strcmp(t.text, ".weak") == 0 ||
                    strcmp(t.text, ".extern") == 0) {
             continue;
-        } else if (strcmp(t.text, ".global") == 0 || strcmp(t.text, ".const") == 0 ||
-                   strcmp(t.text, ".shared") == 0) {
-            rc = fail(&p, t.line, "module-scope %s variables are not supported by the CPU backend",
-                      t.text);
+        } else if (strcmp(t.text, ".global") == 0 || strcmp(t.text, ".const") == 0) {
+            rc = parse_global(&p);
+        } else if (strcmp(t.text, ".shared") == 0) {
+            rc = parse_module_shared(&p, t.line);
         } else {
             rc = fail(&p, t.line, "unexpected \"%s\" at module scope", t.text);
         }
@@ -596,6 +742,9 @@ void ptx_module_free(ptx_module *m)
 {
     if (!m)
         return;
+    for (int i = 0; i < m->nglobals; i++)
+        free(m->globals[i].data);
+    free(m->globals);
     for (int i = 0; i < m->nentries; i++) {
         free(m->entries[i].params);
         free(m->entries[i].code);
