@@ -400,9 +400,14 @@ static int parse_call(parser *p, ptx_insn *in, int line)
     }
     n = 1;
     token fn = lex_next(&p->lx);
-    if (strcmp(fn.text, "vprintf") != 0)
+    if (strcmp(fn.text, "vprintf") != 0) {
+        const char *src = p->cur_file > 0 && p->cur_file < p->m->nfiles && p->m->files[p->cur_file]
+                              ? p->m->files[p->cur_file]
+                              : p->name;
         return fail(p, fn.line, "calls to device functions are not supported by the CPU backend "
-                                "(function %s; mark it __forceinline__ or inline it)", fn.text);
+                                "(function %.100s, called from %.200s:%d; mark it __forceinline__)",
+                    fn.text, src, p->cur_line);
+    }
     in->ops[n].kind = OPK_IMM;
     in->ops[n++].imm = PTX_FUNC_VPRINTF;
     if (strcmp(lex_peek(&p->lx).text, ",") == 0) {
@@ -444,8 +449,14 @@ static int parse_instruction(parser *p, token first)
         op = lex_next(&p->lx);
     }
     char why[200];
-    if (ptx_decode_opcode(op.text, &in, why, sizeof why) != 0)
+    if (ptx_decode_opcode(op.text, &in, why, sizeof why) != 0) {
+        const char *src = p->cur_file > 0 && p->cur_file < p->m->nfiles && p->m->files[p->cur_file]
+                              ? p->m->files[p->cur_file]
+                              : NULL;
+        if (src && p->cur_line > 0)
+            return fail(p, op.line, "%s, from %.200s:%d", why, src, p->cur_line);
         return fail(p, op.line, "%s", why);
+    }
     p->last_address_kind = SYM_REG;
     if (in.op == OP_CALL) {
         if (parse_call(p, &in, op.line) != 0)

@@ -265,3 +265,29 @@ Test(ptx_stats, counts_thread_instructions)
     cr_assert_eq(st.warp_instructions, 2u * 10u);
     ptx_module_free(m);
 }
+
+Test(ptx_atomic, shared_and_global_adds_from_every_thread)
+{
+    /* Every thread adds its index to a shared counter and 1 to out[0]; thread 0 stores the
+     * shared total, after a barrier, into out[1]. */
+    const char *decls = ".shared .align 4 .b8 total[4];\n";
+    const char *body = "mov.u32 %r9, total;\nsetp.ne.u32 %p1, %r0, 0;\n@%p1 bra ADD;\n"
+                       "mov.u32 %r13, 0;\nst.shared.u32 [%r9], %r13;\n"
+                       "ADD:\nbar.sync 0;\natom.shared.add.u32 %r14, [%r9], %r0;\n"
+                       "red.global.add.u32 [%rd1], 1;\nbar.sync 0;\n@%p1 ret;\n"
+                       "ld.shared.u32 %r2, [%r9];\nst.global.u32 [%rd1+4], %r2;";
+    uint32_t out[100];
+    ptx_error err;
+    char *text = kernel_text(decls, body);
+    ptx_module *m = ptx_module_parse("t.ptx", text, strlen(text), &err);
+    free(text);
+    cr_assert_not_null(m, "%s", err.msg);
+    memset(out, 0, sizeof out);
+    void *arg = out;
+    void *args[] = {&arg};
+    cr_assert_eq(ptx_launch(ptx_module_entry(m, "k"), (ptx_dim3){1, 1, 1}, (ptx_dim3){100, 1, 1},
+                            args, 0, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(out[0], 100u);
+    cr_assert_eq(out[1], 99u * 100u / 2u);
+    ptx_module_free(m);
+}
