@@ -16,6 +16,7 @@ extern const cli_command cmd_check_dataset;
 extern const cli_command cmd_bench;
 extern const cli_command cmd_run;
 extern const cli_command cmd_demo;
+extern const cli_command cmd_diagnose;
 
 /* Prints "tilelab: error: ..." on stderr and returns TL_EXIT_BAD_INPUT. */
 int cli_fail(const char *fmt, ...)
@@ -35,5 +36,18 @@ int cli_parse_int(const char *option, const char *text, int min, int max, int *o
 
 /* Summarises one dataset check as a line: "ok (...)" or "WRONG ...". */
 void cli_print_check_line(const char *dir, const tl_dataset_check *res);
+
+/* A lab program run once under the CPU backend's diagnosis (cmd_diagnose.c). */
+typedef struct cJSON cJSON;
+typedef struct diagnosis {
+    cJSON *diag;   /* the collector's document (findings, instructions, traffic) */
+    cJSON *report; /* the lab program's run report */
+    int exit_code;
+    char stderr_text[2048];
+} diagnosis;
+
+int diagnose_run(const char *program, const char *name, const char *dataset, diagnosis *o);
+/* Prints the first `max` findings as "cause: KIND at FILE:LINE: DETAIL" lines. */
+void diagnose_print_causes(const cJSON *diag, int max, const char *indent);
 
 #endif /* TILELAB_CLI_H */

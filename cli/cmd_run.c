@@ -410,6 +410,20 @@ static void run_one(const options *o, const lab_program *prog, const char *datas
         cJSON_AddStringToObject(item, "stderr", r.err);
         cJSON_AddItemToArray(all, item);
     }
+    /* On the CPU backend a wrong result or a stopped kernel gets its cause: the same dataset once
+     * more under diagnosis (passing runs cost nothing extra). */
+    if (!o->json && o->backend == LAB_BACKEND_CPU && !r.timed_out &&
+        (r.exit_code == TL_EXIT_WRONG || r.exit_code == TL_EXIT_CRASH)) {
+        diagnosis d;
+        if (diagnose_run(prog->path, shown(o->source), dataset, &d) == TL_EXIT_OK && d.diag) {
+            diagnose_print_causes(d.diag, 3, "        ");
+            if (cJSON_GetArraySize(cJSON_GetObjectItem(d.diag, "findings")) > 0)
+                printf("        (./tilelab diagnose %s --source %s --dataset %s for the whole "
+                       "report)\n", o->lab->id, shown(o->source), shown(dataset));
+        }
+        cJSON_Delete(d.diag);
+        cJSON_Delete(d.report);
+    }
     fflush(stdout);
     proc_result_free(&r);
 }

@@ -14,6 +14,34 @@
 
 static ptx_module *module;
 static bool module_tried;
+static ptx_diag *diag;
+static bool diag_tried;
+static const char *diag_path;
+
+static void write_diagnosis(void)
+{
+    FILE *f = fopen(diag_path, "w");
+    if (!f) {
+        fprintf(stderr, "tilelab CPU backend: cannot write the diagnosis to %s\n", diag_path);
+        return;
+    }
+    ptx_diag_write_json(diag, f);
+    fclose(f);
+}
+
+ptx_diag *cpurt_diag(void)
+{
+    if (!diag_tried) {
+        diag_tried = true;
+        diag_path = getenv("TILELAB_DIAGNOSE");
+        if (diag_path && *diag_path) {
+            diag = ptx_diag_new();
+            if (diag)
+                atexit(write_diagnosis);
+        }
+    }
+    return diag;
+}
 static cudaError_t last_error = cudaSuccess;
 static cudaError_t sticky_error = cudaSuccess;
 
@@ -173,8 +201,10 @@ static cudaError_t launch(const kernel_record *k, dim3 grid, dim3 block, void **
     ptx_error err;
     ptx_stats stats = {0, 0};
     double t0 = cpurt_now();
-    int rc = ptx_launch(e, (ptx_dim3){grid.x, grid.y, grid.z}, (ptx_dim3){block.x, block.y, block.z},
-                        args, shared, &stats, &err);
+    ptx_env env = {NULL, 0, cpurt_diag()};
+    env.regions = cpurt_regions(&env.nregions);
+    int rc = ptx_launch_env(e, (ptx_dim3){grid.x, grid.y, grid.z},
+                            (ptx_dim3){block.x, block.y, block.z}, args, shared, &env, &stats, &err);
     cpurt_note_launch(cpurt_now() - t0, &stats);
     if (rc != 0) {
         fflush(stdout);

@@ -37,10 +37,54 @@ cudaError_t cpurt_unsupported(const char *what, const char *name)
 typedef struct allocation {
     void *ptr;
     size_t size;
+    uint8_t *shadow; /* under diagnosis: which bytes something has written */
+    int id;
 } allocation;
 
 static allocation *allocs;
 static size_t nallocs, capallocs;
+static int next_id = 1;
+static ptx_region *regions;
+static size_t capregions;
+
+static int by_base(const void *a, const void *b)
+{
+    uint64_t x = ((const ptx_region *)a)->base, y = ((const ptx_region *)b)->base;
+    return (x > y) - (x < y);
+}
+
+const ptx_region *cpurt_regions(int *count)
+{
+    if (nallocs > capregions) {
+        ptx_region *r = realloc(regions, nallocs * sizeof *r);
+        if (!r) {
+            *count = 0;
+            return NULL;
+        }
+        regions = r;
+        capregions = nallocs;
+    }
+    for (size_t i = 0; i < nallocs; i++)
+        regions[i] = (ptx_region){(uint64_t)(uintptr_t)allocs[i].ptr, allocs[i].size,
+                                  allocs[i].shadow, allocs[i].id};
+    qsort(regions, nallocs, sizeof *regions, by_base);
+    *count = (int)nallocs;
+    return regions;
+}
+
+/* Marks [ptr, ptr+count) written, where it lies in a device allocation (diagnosis only). */
+static void mark_written(const void *ptr, size_t count)
+{
+    uintptr_t p = (uintptr_t)ptr;
+    for (size_t i = 0; i < nallocs; i++) {
+        uintptr_t base = (uintptr_t)allocs[i].ptr;
+        if (allocs[i].shadow && p >= base && p < base + allocs[i].size) {
+            size_t n = count < base + allocs[i].size - p ? count : base + allocs[i].size - p;
+            memset(allocs[i].shadow + (p - base), 1, n);
+            return;
+        }
+    }
+}
 
 cudaError_t cudaMalloc(void **ptr, size_t size)
 {
@@ -63,7 +107,8 @@ cudaError_t cudaMalloc(void **ptr, size_t size)
         allocs = a;
         capallocs = cap;
     }
-    allocs[nallocs++] = (allocation){p, size};
+    uint8_t *shadow = cpurt_diag() ? calloc(1, size ? size : 1) : NULL;
+    allocs[nallocs++] = (allocation){p, size, shadow, next_id++};
     *ptr = p;
     return cudaSuccess;
 }
@@ -75,6 +120,7 @@ cudaError_t cudaFree(void *ptr)
     for (size_t i = 0; i < nallocs; i++) {
         if (allocs[i].ptr == ptr) {
             free(ptr);
+            free(allocs[i].shadow);
             allocs[i] = allocs[--nallocs];
             return cudaSuccess;
         }
@@ -91,6 +137,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpy
     if (count && (!dst || !src))
         return cpurt_fail(cudaErrorInvalidValue);
     memmove(dst, src, count);
+    mark_written(dst, count);
     return cudaSuccess;
 }
 
@@ -108,6 +155,7 @@ cudaError_t cudaMemset(void *ptr, int value, size_t count)
     if (count && !ptr)
         return cpurt_fail(cudaErrorInvalidValue);
     memset(ptr, value, count);
+    mark_written(ptr, count);
     return cudaSuccess;
 }
 

@@ -16,5 +16,10 @@ cudaError_t cpurt_unsupported(const char *what, const char *name);
 double cpurt_now(void);
 /* Launch bookkeeping: seconds of interpretation and instruction counts. */
 void cpurt_note_launch(double seconds, const ptx_stats *stats);
+/* The live device allocations, sorted by address, for the interpreter's checks (valid until
+ * the next allocation or free). */
+const ptx_region *cpurt_regions(int *count);
+/* The diagnostics collector when $TILELAB_DIAGNOSE names a report file, else NULL. */
+ptx_diag *cpurt_diag(void);
 
 #endif /* TILELAB_CPURT_INTERNAL_H */

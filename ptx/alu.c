@@ -298,7 +298,7 @@ static uint64_t convert(const ptx_insn *in, uint64_t v)
 }
 
 /* An operand's values for all 32 lanes (inactive lanes get harmless values). */
-static void gather(const block_ctx *b, const warp *w, const ptx_operand *o, uint64_t out[32])
+void ptx_gather(const block_ctx *b, const warp *w, const ptx_operand *o, uint64_t out[32])
 {
     if (o->kind == OPK_REG) {
         memcpy(out, w->regs + (size_t)o->reg * 32, 32 * sizeof *out);
@@ -362,9 +362,9 @@ int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
         return ptx_stop_unsupported(b, in, "half precision (f16)");
     uint64_t A[32], C[32], D[32], R[32];
     static const ptx_operand none = {OPK_IMM, 0, -1, 0};
-    gather(b, w, in->nops > 1 ? &in->ops[1] : &none, A);
-    gather(b, w, in->nops > 2 ? &in->ops[2] : &none, C);
-    gather(b, w, in->nops > 3 ? &in->ops[3] : &none, D);
+    ptx_gather(b, w, in->nops > 1 ? &in->ops[1] : &none, A);
+    ptx_gather(b, w, in->nops > 2 ? &in->ops[2] : &none, C);
+    ptx_gather(b, w, in->nops > 3 ? &in->ops[3] : &none, D);
     if (!fast_path(in, A, C, D, R)) {
         for (int lane = 0; lane < 32; lane++) {
             if (!(mask >> lane & 1))

@@ -5,7 +5,7 @@
  * that took different sides of a branch run one side after the other and reconverge where the
  * sides meet. bar.sync parks a lane until every lane of the block that has not exited arrives.
  * Instructions are decoded once (parse.c); here each is one switch, then a loop over lanes. */
-#include "exec.h"
+#include "diag.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -13,10 +13,7 @@
 
 enum { LANE_RUN = 0, LANE_BAR, LANE_DONE };
 
-static int stop(block_ctx *b, const ptx_insn *in, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int stop(block_ctx *b, const ptx_insn *in, const char *fmt, ...)
+int ptx_stopf(block_ctx *b, const ptx_insn *in, const char *fmt, ...)
 {
     const ptx_module *m = b->e->module;
     const char *file = in->file > 0 && in->file < m->nfiles && m->files[in->file]
@@ -62,130 +59,6 @@ static inline uint64_t get(const block_ctx *b, const warp *w, const ptx_operand 
     if (o->kind == OPK_SREG)
         return special(b, w, lane, o->sreg);
     return (uint64_t)o->imm;
-}
-
-/* Resolves an address operand for one lane to a host pointer, checking shared and local
- * bounds. Returns NULL (err filled) when the access is outside its memory. */
-static void *address(block_ctx *b, const warp *w, const ptx_insn *in, const ptx_operand *o,
-                     int lane, unsigned size)
-{
-    uint64_t a = (o->reg >= 0 ? w->regs[(size_t)o->reg * 32 + (size_t)lane] : 0) + (uint64_t)o->imm;
-    unsigned space = in->space;
-    size_t thread = (size_t)(w->base + lane);
-    if (space == SP_GENERIC) {
-        if (a >= PTX_LOCAL_WINDOW) {
-            uint64_t off = a - PTX_LOCAL_WINDOW;
-            if (off + size > (uint64_t)b->e->local_bytes * (uint64_t)b->nthreads) {
-                stop(b, in, "local memory access out of bounds at offset %llu", (unsigned long long)off);
-                return NULL;
-            }
-            return b->local + off;
-        }
-        if (a >= PTX_SHARED_WINDOW) {
-            a -= PTX_SHARED_WINDOW;
-            space = SP_SHARED;
-        } else {
-            return (void *)(uintptr_t)a;
-        }
-    }
-    switch (space) {
-    case SP_SHARED:
-        if (a + size <= b->shared_bytes ||
-            (a >= PTX_DYNAMIC_SHARED_BASE && a + size <= PTX_DYNAMIC_SHARED_BASE + b->dynamic_bytes))
-            return b->shared + a;
-        if (a >= PTX_DYNAMIC_SHARED_BASE)
-            stop(b, in, "dynamic shared memory access out of bounds: byte %llu of %llu",
-                 (unsigned long long)(a - PTX_DYNAMIC_SHARED_BASE),
-                 (unsigned long long)b->dynamic_bytes);
-        else
-            stop(b, in, "shared memory access out of bounds: byte %llu of %llu",
-                 (unsigned long long)a, (unsigned long long)b->shared_bytes);
-        return NULL;
-    case SP_LOCAL:
-        if (a + size > b->e->local_bytes) {
-            stop(b, in, "local memory access out of bounds: byte %llu of %u",
-                 (unsigned long long)a, b->e->local_bytes);
-            return NULL;
-        }
-        return b->local + thread * b->e->local_bytes + a;
-    case SP_PARAM:
-        if (a + size > b->e->param_bytes) {
-            stop(b, in, "parameter access out of bounds: byte %llu of %u", (unsigned long long)a,
-                 b->e->param_bytes);
-            return NULL;
-        }
-        return b->params + a;
-    default:
-        return (void *)(uintptr_t)a;
-    }
-}
-
-static uint64_t load_bits(const void *p, unsigned size, int is_signed)
-{
-    switch (size) {
-    case 1: { uint8_t v; memcpy(&v, p, 1); return is_signed ? (uint64_t)(int64_t)(int8_t)v : v; }
-    case 2: { uint16_t v; memcpy(&v, p, 2); return is_signed ? (uint64_t)(int64_t)(int16_t)v : v; }
-    case 4: { uint32_t v; memcpy(&v, p, 4); return is_signed ? (uint64_t)(int64_t)(int32_t)v : v; }
-    default: { uint64_t v; memcpy(&v, p, 8); return v; }
-    }
-}
-
-static void store_bits(void *p, unsigned size, uint64_t v)
-{
-    switch (size) {
-    case 1: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
-    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
-    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
-    default: memcpy(p, &v, 8); break;
-    }
-}
-
-static int exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
-{
-    unsigned size = ty_bytes((ptx_type)in->type);
-    int sgn = ty_is_signed((ptx_type)in->type);
-    int nv = in->vec;
-    for (int lane = 0; lane < 32; lane++) {
-        if (!(mask >> lane & 1))
-            continue;
-        if (in->op == OP_LD) {
-            uint8_t *p = address(b, w, in, &in->ops[nv], lane, size * (unsigned)nv);
-            if (!p)
-                return -1;
-            for (int i = 0; i < nv; i++)
-                w->regs[(size_t)in->ops[i].reg * 32 + (size_t)lane] = load_bits(p + i * size, size, sgn);
-        } else {
-            uint8_t *p = address(b, w, in, &in->ops[0], lane, size * (unsigned)nv);
-            if (!p)
-                return -1;
-            for (int i = 0; i < nv; i++)
-                store_bits(p + i * size, size, get(b, w, &in->ops[1 + i], lane));
-        }
-    }
-    return 0;
-}
-
-static int exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
-{
-    ptx_type t = (ptx_type)in->type;
-    unsigned size = ty_bytes(t);
-    int has_dst = in->op == OP_ATOM;
-    const ptx_operand *addr = &in->ops[has_dst];
-    for (int lane = 0; lane < 32; lane++) {
-        if (!(mask >> lane & 1))
-            continue;
-        uint8_t *p = address(b, w, in, addr, lane, size);
-        if (!p)
-            return -1;
-        uint64_t old = load_bits(p, size, ty_is_signed(t));
-        uint64_t v = get(b, w, &in->ops[has_dst + 1], lane), r;
-        if (!ptx_atomic_apply(in, old, v, in->atomic == AT_CAS ? get(b, w, &in->ops[has_dst + 2], lane) : 0, &r))
-            return stop(b, in, "unsupported atomic operation");
-        store_bits(p, size, r);
-        if (has_dst)
-            w->regs[(size_t)in->ops[0].reg * 32 + (size_t)lane] = old;
-    }
-    return 0;
 }
 
 /* Lowest program counter among running lanes and the lanes standing there; *other gets the
@@ -271,13 +144,20 @@ static int run_warp(block_ctx *b, warp *w)
             int rc = 0;
             if (exec) {
                 if (op == OP_LD || op == OP_ST)
-                    rc = exec_memory(b, w, in, exec);
+                    rc = ptx_exec_memory(b, w, in, exec, pc);
                 else if (op == OP_ATOM || op == OP_RED)
-                    rc = exec_atomic(b, w, in, exec);
+                    rc = ptx_exec_atomic(b, w, in, exec);
                 else if (op == OP_CALL)
                     rc = ptx_vprintf(b, w, in, exec);
                 else
                     rc = ptx_exec_alu(b, w, in, exec);
+                if (b->diag && (op == OP_FMA || op == OP_MAD || op == OP_ADD || op == OP_SUB ||
+                                op == OP_MUL) &&
+                    (in->type == TY_F32 || in->type == TY_F64)) {
+                    uint64_t lanes_run = (uint64_t)__builtin_popcount(exec);
+                    bool fused = op == OP_FMA || op == OP_MAD;
+                    diag_flops(b->diag, fused ? 2 * lanes_run : lanes_run, fused ? lanes_run : 0);
+                }
             }
             if (rc != 0)
                 return -1;
@@ -298,15 +178,70 @@ uint64_t ptx_operand_value(const block_ctx *b, const warp *w, const ptx_operand 
 
 int ptx_stop_unsupported(block_ctx *b, const ptx_insn *in, const char *what)
 {
-    return stop(b, in, "%s is not supported by the CPU backend", what);
+    return ptx_stopf(b, in, "%s is not supported by the CPU backend", what);
+}
+
+/* All lanes of the block have exited or wait at a barrier. A barrier must be reached by every
+ * thread of the block, at the same bar.sync: anything else is barrier divergence, which hangs
+ * or corrupts a real GPU's block. */
+static int check_barrier(block_ctx *b, warp *warps)
+{
+    int waiting = 0, exited = 0, first_pc = -1, other_pc = -1, n_first = 0, exit_pc = -1;
+    int tid_first = -1, tid_other = -1, tid_exit = -1;
+    for (int i = 0; i < b->nwarps; i++) {
+        for (int lane = 0; lane < warps[i].nlanes; lane++) {
+            int bar_pc = warps[i].pc[lane] - 1;
+            int tid = warps[i].base + lane;
+            if (warps[i].state[lane] == LANE_BAR) {
+                waiting++;
+                if (first_pc < 0 || bar_pc == first_pc) {
+                    first_pc = bar_pc;
+                    tid_first = tid_first < 0 ? tid : tid_first;
+                    n_first++;
+                } else if (other_pc < 0) {
+                    other_pc = bar_pc;
+                    tid_other = tid;
+                }
+            } else if (warps[i].state[lane] == LANE_DONE) {
+                exited++;
+                if (exit_pc < 0) {
+                    exit_pc = bar_pc;
+                    tid_exit = tid;
+                }
+            }
+        }
+    }
+    if (!waiting || (!exited && other_pc < 0))
+        return 0;
+    const ptx_insn *code = b->e->code;
+    char detail[256];
+    if (other_pc >= 0)
+        snprintf(detail, sizeof detail, "threads of one block wait at different __syncthreads(): "
+                 "line %d (%d threads) and line %d; a barrier inside a branch that not every "
+                 "thread takes", code[first_pc].line, n_first, code[other_pc].line);
+    else
+        snprintf(detail, sizeof detail, "__syncthreads() at line %d reached by %d of %d threads; "
+                 "the other %d exited (at line %d) without reaching it", code[first_pc].line,
+                 waiting, waiting + exited, exited, code[exit_pc].line);
+    if (b->diag) {
+        diag_finding(b->diag, DK_BARRIER_DIVERGENCE, b, &code[first_pc],
+                     other_pc >= 0 ? &code[other_pc] : &code[exit_pc], tid_first,
+                     other_pc >= 0 ? tid_other : tid_exit, detail);
+        return 0;
+    }
+    return ptx_stopf(b, &code[first_pc], "barrier divergence: %s", detail);
 }
 
 static int run_block(block_ctx *b, warp *warps)
 {
+    b->epoch = 0;
+    ptx_shadow_reset(b);
     for (;;) {
         for (int i = 0; i < b->nwarps; i++)
             if (run_warp(b, &warps[i]) != 0)
                 return -1;
+        if (check_barrier(b, warps) != 0)
+            return -1;
         /* Every lane has exited or waits at a barrier: release the barrier, or finish. */
         int waiting = 0;
         for (int i = 0; i < b->nwarps; i++)
@@ -317,11 +252,18 @@ static int run_block(block_ctx *b, warp *warps)
                 }
         if (!waiting)
             return 0;
+        b->epoch++;
     }
 }
 
 int ptx_launch(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **args,
                size_t dynamic_shared, ptx_stats *stats, ptx_error *err)
+{
+    return ptx_launch_env(e, grid, block, args, dynamic_shared, NULL, stats, err);
+}
+
+int ptx_launch_env(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **args,
+                   size_t dynamic_shared, const ptx_env *env, ptx_stats *stats, ptx_error *err)
 {
     ptx_stats local_stats = {0, 0};
     if (!stats)
@@ -343,6 +285,8 @@ int ptx_launch(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **args,
     b.nwarps = (b.nthreads + 31) / 32;
     b.stats = stats;
     b.err = err;
+    b.env = env;
+    b.diag = env ? env->diag : NULL;
     b.shared_bytes = e->shared_bytes;
     b.dynamic_bytes = dynamic_shared;
     if (e->shared_bytes > PTX_DYNAMIC_SHARED_BASE) {
@@ -358,12 +302,32 @@ int ptx_launch(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **args,
     warp *warps = calloc((size_t)b.nwarps, sizeof *warps);
     uint64_t *regs = calloc((size_t)b.nwarps * 32 * (size_t)(e->nregs ? e->nregs : 1), sizeof *regs);
     int rc = 0;
-    if (!b.params || !b.shared || !b.local || !warps || !regs) {
+    if (b.diag) {
+        b.static_words = (e->shared_bytes + 3) / 4;
+        b.shadow = malloc((b.static_words + (dynamic_shared + 3) / 4 + 1) * sizeof *b.shadow);
+        if (!b.shadow)
+            rc = -1;
+        diag_launch(b.diag, e, grid, block);
+    }
+    if (rc != 0 || !b.params || !b.shared || !b.local || !warps || !regs) {
         snprintf(err->msg, sizeof err->msg, "out of memory launching %s", e->name);
         rc = -1;
     }
-    for (int i = 0; rc == 0 && i < e->nparams; i++)
+    for (int i = 0; rc == 0 && i < e->nparams; i++) {
         memcpy(b.params + e->params[i].offset, args[i], e->params[i].size);
+        /* A pointer parameter outside every allocation is probably a host pointer. */
+        uint64_t v = 0;
+        if (env && env->regions && e->params[i].size == 8 && b.nhost_params < 8) {
+            memcpy(&v, args[i], 8);
+            bool device = v == 0;
+            for (int r = 0; r < env->nregions && !device; r++)
+                device = v >= env->regions[r].base && v < env->regions[r].base + env->regions[r].size;
+            if (!device) {
+                b.host_param_index[b.nhost_params] = i;
+                b.host_params[b.nhost_params++] = v;
+            }
+        }
+    }
     for (unsigned z = 0; rc == 0 && z < grid.z; z++)
         for (unsigned y = 0; rc == 0 && y < grid.y; y++)
             for (unsigned x = 0; rc == 0 && x < grid.x; x++) {
@@ -385,6 +349,7 @@ int ptx_launch(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **args,
                 }
                 rc = run_block(&b, warps);
             }
+    free(b.shadow);
     free(regs);
     free(warps);
     free(b.local);

@@ -6,6 +6,14 @@
 
 #include <stdio.h>
 
+/* What a block knows about one 4-byte word of shared memory under diagnosis: its last writer
+ * and last reader, with the barrier epoch of each access. A conflicting access by a thread of
+ * another warp in the same epoch (no barrier in between) is a race. */
+struct shadow_word {
+    int32_t wtid, wepoch, wpc;
+    int32_t rtid, repoch, rpc;
+};
+
 typedef struct block_ctx {
     const ptx_entry *e;
     ptx_dim3 grid, block, ctaid;
@@ -17,6 +25,14 @@ typedef struct block_ctx {
     uint8_t *local; /* local_bytes for each thread of the block */
     ptx_stats *stats;
     ptx_error *err;
+    const ptx_env *env;      /* checks; NULL or fields NULL when off */
+    ptx_diag *diag;          /* diagnosis: record errors and go on */
+    int32_t epoch;           /* barriers completed in this block, for race detection */
+    struct shadow_word *shadow; /* per shared word, under diagnosis */
+    uint64_t static_words;   /* words of static shared memory (the dynamic ones follow) */
+    uint64_t host_params[8]; /* 64-bit parameters that are not device memory (host pointers?) */
+    int host_param_index[8];
+    int nhost_params;
 } block_ctx;
 
 typedef struct warp {
@@ -28,8 +44,17 @@ typedef struct warp {
 } warp;
 
 uint64_t ptx_operand_value(const block_ctx *b, const warp *w, const ptx_operand *o, int lane);
+/* An operand's values for all 32 lanes. */
+void ptx_gather(const block_ctx *b, const warp *w, const ptx_operand *o, uint64_t out[32]);
 /* Fills the block's error for an instruction (file:line from .loc) and returns -1. */
+int ptx_stopf(block_ctx *b, const ptx_insn *in, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 int ptx_stop_unsupported(block_ctx *b, const ptx_insn *in, const char *what);
+/* ld/st and atom/red for the lanes in `mask` (memory.c). */
+int ptx_exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, int pc);
+int ptx_exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
+/* Under diagnosis: forget the previous block's shared-memory history. */
+void ptx_shadow_reset(block_ctx *b);
 /* Arithmetic, logic, comparisons, conversions and moves, for the lanes in `mask`. */
 int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 /* A call of vprintf (the only function calls may name). */

@@ -537,8 +537,12 @@ static int parse_body(parser *p)
             if (parse_int(p, lex_next(&p->lx), &file) != 0 ||
                 parse_int(p, lex_next(&p->lx), &line) != 0)
                 return -1;
-            p->cur_file = (int)file;
-            p->cur_line = (int)line;
+            /* Line 0 means "no particular line" (code the compiler moved or made up): keep
+             * the last real line, as debuggers do. */
+            if (line > 0) {
+                p->cur_file = (int)file;
+                p->cur_line = (int)line;
+            }
             /* The column and any ", function_name ..., inlined_at ..." stay on this line. */
             while (lex_peek(&p->lx).kind != TK_END && lex_peek(&p->lx).line == t.line)
                 lex_next(&p->lx);

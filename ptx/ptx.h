@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,6 +52,37 @@ typedef struct ptx_stats {
     uint64_t warp_instructions;   /* instructions issued, one per warp (or diverged group) */
     uint64_t thread_instructions; /* instructions executed, one per active thread */
 } ptx_stats;
+
+/* Device memory the interpreter may check accesses against: the live allocations, sorted by
+ * base address. `shadow`, when not NULL, has one byte per byte of the allocation, non-zero once
+ * the byte has been written (by a copy, a memset or a kernel). */
+typedef struct ptx_region {
+    uint64_t base, size;
+    uint8_t *shadow;
+    int id; /* the allocation's number, for messages */
+} ptx_region;
+
+/* Findings and figures collected over launches (./tilelab diagnose). */
+typedef struct ptx_diag ptx_diag;
+ptx_diag *ptx_diag_new(void);
+void ptx_diag_free(ptx_diag *d);
+/* Errors found so far (out of bounds, races, barrier divergence, uninitialized reads). */
+int ptx_diag_error_count(const ptx_diag *d);
+/* Everything as one JSON document. */
+void ptx_diag_write_json(const ptx_diag *d, FILE *out);
+
+typedef struct ptx_env {
+    const ptx_region *regions; /* NULL: global accesses are not checked */
+    int nregions;
+    /* NULL: a plain run, where an error stops the kernel. Otherwise errors are recorded and the
+     * kernel goes on (bad reads give the poison pattern, bad writes are dropped), and the
+     * checks that cost more (races, uninitialized reads) and the figures are on. */
+    ptx_diag *diag;
+} ptx_env;
+
+/* ptx_launch with checks: see ptx_env. */
+int ptx_launch_env(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **args,
+                   size_t dynamic_shared, const ptx_env *env, ptx_stats *stats, ptx_error *err);
 
 /* Runs entry `e` with `args[i]` pointing at the value of parameter i (as the CUDA runtime's
  * kernel launch passes them). `dynamic_shared` bytes are added after the static shared

@@ -27,11 +27,11 @@ __global__ void MatrixMulKernel(const float *M, const float *N, float *P, int Wi
             Nds[ty][tx] = N[(ph * TILE_WIDTH + ty) * Width + Col];
         else
             Nds[ty][tx] = 0;
-        __syncthreads();
+        __syncthreads(); // BUG2: the barrier the others wait at
         if (Row < Width && Col < Width) {
             for (int i = 0; i < TILE_WIDTH; ++i)
                 Pvalue += Mds[ty][i] * Nds[i][tx];
-            __syncthreads(); // the bug: a barrier only the threads inside P reach
+            __syncthreads(); // BUG: a barrier only the threads inside P reach
         }
     }
     if (Row < Width && Col < Width)

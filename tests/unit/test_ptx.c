@@ -226,7 +226,7 @@ Test(ptx_errors, shared_access_out_of_bounds_names_the_line)
     uint32_t out[1];
     ptx_error err;
     cr_assert_eq(run_kernel(decls, body, 1, 1, out, &err), -1);
-    cr_assert(strstr(err.msg, ":27: shared memory access out of bounds: byte 16 of 16"), "%s", err.msg);
+    cr_assert(strstr(err.msg, ":27: out-of-bounds shared access: shared memory byte 16 of 16"), "%s", err.msg);
 }
 
 Test(ptx_errors, unsupported_instruction_is_named_with_its_line)

@@ -1,0 +1,367 @@
+/* tilelab diagnose: run a lab's kernel on the CPU backend with every check on, and explain what
+ * is wrong with it, and where. */
+#include "cli.h"
+#include "lab_build.h"
+
+#include <cjson/cJSON.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage[] =
+    "usage: ./tilelab diagnose LAB [--solution | --source FILE] [--dataset DIR] [--json]\n"
+    "\n"
+    "Runs the kernel once on the CPU backend, which sees every access of every thread, with the\n"
+    "checks on, and prints what it found, most severe first, each with its source line, block\n"
+    "and thread, once per kind and line with a count:\n"
+    "  errors       out-of-bounds global, shared or local accesses; host pointers used in a\n"
+    "               kernel; shared-memory races (both lines); barrier divergence; reads of\n"
+    "               memory nothing wrote\n"
+    "  performance  bank conflicts per shared-memory instruction (n-way, extra wavefronts),\n"
+    "               32-byte sectors per request of each global instruction, and the traffic of\n"
+    "               the whole kernel (FLOPs, bytes, bytes per FLOP, shared loads per FMA) next to\n"
+    "               the lab's reference solution on the same dataset\n"
+    "\n"
+    "  --dataset DIR   the dataset (default: a mid-size one of the lab, not a tile multiple\n"
+    "                  where the lab allows it)\n"
+    "  --json          the same as one JSON document\n"
+    "\n"
+    "exit status: 0 no errors found, 1 errors found (or a wrong result), 2 bad input or usage,\n"
+    "3 the file does not build or crashed\n";
+
+/* Default datasets: index into datasets/LAB/ for each lab, in lab order. */
+static const char *const default_dataset[] = {"5", "2", "7", "11", "2"};
+
+/* Runs a lab program under diagnosis on one dataset. */
+int diagnose_run(const char *program, const char *name, const char *dataset, diagnosis *o)
+{
+    memset(o, 0, sizeof *o);
+    char report_path[] = "/tmp/tilelab-diagnose-XXXXXX";
+    int fd = mkstemp(report_path);
+    if (fd < 0)
+        return cli_fail("diagnose: cannot make a temporary file");
+    close(fd);
+    setenv("TILELAB_DIAGNOSE", report_path, 1);
+    char *argv[] = {(char *)program, "--json", "--no-time", "--name", (char *)name,
+                    (char *)dataset, NULL};
+    proc_result r;
+    int rc = proc_run(argv, 600, 1 << 22, &r);
+    unsetenv("TILELAB_DIAGNOSE");
+    if (rc != 0) {
+        unlink(report_path);
+        return cli_fail("diagnose: cannot start %s", program);
+    }
+    o->exit_code = r.signal ? -1 : r.exit_code;
+    snprintf(o->stderr_text, sizeof o->stderr_text, "%s", r.err);
+    o->report = cJSON_Parse(r.out);
+    proc_result_free(&r);
+    FILE *f = fopen(report_path, "rb");
+    if (f) {
+        char *text = NULL;
+        size_t cap = 0, len = 0;
+        char buf[65536];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+            char *grown = realloc(text, cap = len + n + 1);
+            if (!grown)
+                break;
+            text = grown;
+            memcpy(text + len, buf, n);
+            len += n;
+            text[len] = '\0';
+        }
+        fclose(f);
+        (void)cap;
+        o->diag = text ? cJSON_Parse(text) : NULL;
+        free(text);
+    }
+    unlink(report_path);
+    return TL_EXIT_OK;
+}
+
+static double num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItem(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+static const char *str(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItem(o, key);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+void diagnose_print_causes(const cJSON *diag, int max, const char *indent)
+{
+    const cJSON *findings = cJSON_GetObjectItem(diag, "findings");
+    int i = 0;
+    for (const cJSON *f = findings ? findings->child : NULL; f && i < max; f = f->next, i++) {
+        printf("%scause: %s at %s:%.0f", indent, str(f, "kind"), base_name(str(f, "file")),
+               num(f, "line"));
+        if (num(f, "line2") > 0)
+            printf(" and line %.0f", num(f, "line2"));
+        printf(": %s\n", str(f, "detail"));
+    }
+}
+
+static void print_findings(const cJSON *diag)
+{
+    const cJSON *findings = cJSON_GetObjectItem(diag, "findings");
+    int n = cJSON_GetArraySize(findings);
+    if (n == 0) {
+        printf("errors: none found\n");
+        return;
+    }
+    printf("errors (the run fails):\n");
+    int i = 0;
+    for (const cJSON *f = findings->child; f; f = f->next) {
+        const cJSON *blk = cJSON_GetObjectItem(f, "block"), *th = cJSON_GetObjectItem(f, "thread");
+        printf("  %d. %s at %s:%.0f", ++i, str(f, "kind"), base_name(str(f, "file")),
+               num(f, "line"));
+        if (num(f, "line2") > 0)
+            printf(" and line %.0f", num(f, "line2"));
+        printf(" (%.0f time%s)\n", num(f, "count"), num(f, "count") == 1 ? "" : "s");
+        printf("     %s\n", str(f, "detail"));
+        printf("     first seen in block (%d,%d,%d), thread (%d,%d,%d)",
+               cJSON_GetArrayItem(blk, 0)->valueint, cJSON_GetArrayItem(blk, 1)->valueint,
+               cJSON_GetArrayItem(blk, 2)->valueint, cJSON_GetArrayItem(th, 0)->valueint,
+               cJSON_GetArrayItem(th, 1)->valueint, cJSON_GetArrayItem(th, 2)->valueint);
+        const cJSON *th2 = cJSON_GetObjectItem(f, "thread2");
+        if (th2)
+            printf(" and thread (%d,%d,%d)", cJSON_GetArrayItem(th2, 0)->valueint,
+                   cJSON_GetArrayItem(th2, 1)->valueint, cJSON_GetArrayItem(th2, 2)->valueint);
+        printf(" of kernel %s\n", str(f, "kernel"));
+    }
+}
+
+/* The figures of every instruction, summed per source line, access kind and space: loops the
+ * compiler unrolled appear once. */
+typedef struct line_figures {
+    const char *file, *op, *space, *kernel;
+    int line;
+    double executions, extra, sectors, bytes, ways;
+} line_figures;
+
+static int collect_lines(const cJSON *diag, line_figures *out, int max)
+{
+    int n = 0;
+    const cJSON *list = cJSON_GetObjectItem(diag, "instructions");
+    for (const cJSON *s = list ? list->child : NULL; s; s = s->next) {
+        int line = (int)num(s, "line");
+        int k = 0;
+        while (k < n && !(out[k].line == line && strcmp(out[k].op, str(s, "op")) == 0 &&
+                          strcmp(out[k].space, str(s, "space")) == 0 &&
+                          strcmp(out[k].file, str(s, "file")) == 0 &&
+                          strcmp(out[k].kernel, str(s, "kernel")) == 0))
+            k++;
+        if (k == n) {
+            if (n == max)
+                continue;
+            out[n++] = (line_figures){str(s, "file"), str(s, "op"), str(s, "space"),
+                                      str(s, "kernel"), line, 0, 0, 0, 0, 0};
+        }
+        out[k].executions += num(s, "executions");
+        out[k].extra += num(s, "extra_wavefronts");
+        out[k].sectors += num(s, "sectors");
+        out[k].bytes += num(s, "bytes");
+        if (num(s, "max_ways") > out[k].ways)
+            out[k].ways = num(s, "max_ways");
+    }
+    return n;
+}
+
+/* " [kernel K]" when the same line belongs to several kernels (templates, shared helpers). */
+static const char *kernel_note(const line_figures *lines, int n, int i, char *buf, size_t size)
+{
+    for (int k = 0; k < n; k++) {
+        if (k != i && lines[k].line == lines[i].line && strcmp(lines[k].file, lines[i].file) == 0 &&
+            strcmp(lines[k].kernel, lines[i].kernel) != 0) {
+            snprintf(buf, size, " [kernel %.100s]", lines[i].kernel);
+            return buf;
+        }
+    }
+    return "";
+}
+
+static void print_instructions(const cJSON *diag)
+{
+    line_figures lines[256];
+    int n = collect_lines(diag, lines, 256);
+    char note[128];
+    printf("shared-memory bank conflicts (32 banks of 4 bytes; a broadcast is free):\n");
+    int shown = 0;
+    for (int i = 0; i < n; i++) {
+        const line_figures *l = &lines[i];
+        if (strcmp(l->space, "shared") != 0)
+            continue;
+        printf("  %s:%-4d %-5s %2.0f-way worst, %.2f extra wavefronts per request (%.0f extra in "
+               "%.0f requests)%s%s\n",
+               base_name(l->file), l->line, l->op, l->ways,
+               l->executions > 0 ? l->extra / l->executions : 0, l->extra, l->executions,
+               kernel_note(lines, n, i, note, sizeof note), l->extra > 0 ? "  <- conflicts" : "");
+        shown++;
+    }
+    if (!shown)
+        printf("  (no shared-memory accesses)\n");
+    printf("global accesses (a coalesced warp access of 4-byte values touches 4 sectors of 32 "
+           "bytes):\n");
+    for (int i = 0; i < n; i++) {
+        const line_figures *l = &lines[i];
+        if (strcmp(l->space, "global") != 0)
+            continue;
+        double efficiency = l->sectors > 0 ? 100.0 * l->bytes / (l->sectors * 32) : 0;
+        printf("  %s:%-4d %-5s %5.2f sectors per request, %5.1f%% of the bytes fetched are used "
+               "(%.0f requests)%s%s\n",
+               base_name(l->file), l->line, l->op,
+               l->executions > 0 ? l->sectors / l->executions : 0, efficiency, l->executions,
+               kernel_note(lines, n, i, note, sizeof note),
+               efficiency < 50 ? "  <- uncoalesced" : "");
+    }
+}
+
+static void traffic_row(const char *what, double mine, double ref, bool have_ref, int decimals)
+{
+    char a[32], b[32];
+    snprintf(a, sizeof a, "%.*f", decimals, mine);
+    snprintf(b, sizeof b, "%.*f", decimals, ref);
+    printf("  %-28s %14s %14s\n", what, a, have_ref ? b : "-");
+}
+
+static void print_traffic(const cJSON *mine, const cJSON *ref)
+{
+    const cJSON *t = cJSON_GetObjectItem(mine, "traffic");
+    const cJSON *r = ref ? cJSON_GetObjectItem(ref, "traffic") : NULL;
+    bool have = r != NULL;
+    double flops = num(t, "flops"), rflops = have ? num(r, "flops") : 0;
+    double loads = num(t, "global_load_bytes"), rloads = have ? num(r, "global_load_bytes") : 0;
+    printf("traffic of the whole kernel:     %14s %14s\n", "yours", "reference");
+    traffic_row("FLOPs", flops, rflops, have, 0);
+    traffic_row("global bytes loaded", loads, rloads, have, 0);
+    traffic_row("global bytes stored", num(t, "global_store_bytes"),
+                have ? num(r, "global_store_bytes") : 0, have, 0);
+    traffic_row("global bytes loaded per FLOP", flops > 0 ? loads / flops : 0,
+                rflops > 0 ? rloads / rflops : 0, have, 3);
+    traffic_row("shared loads per FMA", num(t, "fmas") > 0 ? num(t, "shared_loads") / num(t, "fmas") : 0,
+                have && num(r, "fmas") > 0 ? num(r, "shared_loads") / num(r, "fmas") : 0, have, 3);
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"solution", no_argument, NULL, 'S'}, {"source", required_argument, NULL, 's'},
+        {"dataset", required_argument, NULL, 'd'}, {"json", no_argument, NULL, 'j'},
+        {NULL, 0, NULL, 0}};
+    const char *source = NULL, *dataset = NULL;
+    bool solution = false, json = false;
+    int c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'S': solution = true; break;
+        case 's': source = optarg; break;
+        case 'd': dataset = optarg; break;
+        case 'j': json = true; break;
+        default:
+            return cli_fail("diagnose: unknown or incomplete option \"%s\" (see --help)",
+                            argv[optind - 1]);
+        }
+    }
+    if (optind + 1 != argc)
+        return cli_fail("diagnose: name one lab (see ./tilelab diagnose --help)");
+    const tl_lab *lab = tl_lab_find(argv[optind]);
+    if (!lab)
+        return cli_fail("diagnose: no lab \"%s\"", argv[optind]);
+    int nlabs = 0;
+    const tl_lab *labs = tl_labs(&nlabs);
+    char src[PATH_MAX], ref[PATH_MAX], ds[PATH_MAX];
+    snprintf(ref, sizeof ref, "%.3000s/solutions/%s/solution.cu", cli_root(), lab->id);
+    if (source)
+        snprintf(src, sizeof src, "%s", source);
+    else if (solution)
+        snprintf(src, sizeof src, "%s", ref);
+    else
+        snprintf(src, sizeof src, "%.3000s/labs/%s/template.cu", cli_root(), lab->id);
+    if (dataset)
+        snprintf(ds, sizeof ds, "%s", dataset);
+    else
+        snprintf(ds, sizeof ds, "%.3000s/datasets/%s/%s", cli_root(), lab->id,
+                 default_dataset[lab - labs]);
+    if (access(ds, R_OK) != 0)
+        return cli_fail("%s: no such dataset folder", ds);
+
+    lab_program prog, ref_prog;
+    char *messages = NULL;
+    fprintf(stderr, "building %s for the CPU backend ...", src);
+    int b = lab_build(src, LAB_BACKEND_CPU, false, &prog, &messages);
+    if (b == LAB_BUILD_NO_SOURCE) {
+        fputc('\n', stderr);
+        return cli_fail("%s: cannot read the source file", src);
+    }
+    if (b != LAB_BUILD_OK) {
+        fprintf(stderr, " it does not build:\n%s", messages ? messages : "");
+        free(messages);
+        return TL_EXIT_CRASH;
+    }
+    fprintf(stderr, " ok\n");
+    diagnosis mine, reference;
+    memset(&reference, 0, sizeof reference);
+    if (diagnose_run(prog.path, base_name(src), ds, &mine) != TL_EXIT_OK)
+        return TL_EXIT_BAD_INPUT;
+    if (mine.exit_code == TL_EXIT_BAD_INPUT)
+        return cli_fail("%s", mine.stderr_text);
+    bool have_ref = strcmp(src, ref) != 0 &&
+                    lab_build(ref, LAB_BACKEND_CPU, false, &ref_prog, &messages) == LAB_BUILD_OK &&
+                    diagnose_run(ref_prog.path, "solution.cu", ds, &reference) == TL_EXIT_OK;
+    if (!mine.diag) {
+        printf("the program stopped before the diagnosis could be written (exit %d):\n%s",
+               mine.exit_code, mine.stderr_text);
+        return TL_EXIT_CRASH;
+    }
+    int errors = (int)num(mine.diag, "errors");
+    const char *verdict = mine.report ? str(mine.report, "verdict") : "no result";
+    bool passed = strcmp(verdict, "pass") == 0;
+    if (json) {
+        cJSON *doc = cJSON_CreateObject();
+        cJSON_AddStringToObject(doc, "lab", lab->id);
+        cJSON_AddStringToObject(doc, "source", src);
+        cJSON_AddStringToObject(doc, "dataset", ds);
+        cJSON_AddStringToObject(doc, "verdict", verdict);
+        cJSON_AddItemToObject(doc, "diagnosis", mine.diag);
+        if (reference.diag)
+            cJSON_AddItemToObject(doc, "reference", reference.diag);
+        char *text = cJSON_Print(doc);
+        puts(text);
+        free(text);
+        cJSON_Delete(doc);
+    } else {
+        printf("diagnose %s: %s on %s, CPU backend with every check on\n", lab->id, src, ds);
+        printf("result: %s", verdict);
+        if (mine.report && strcmp(verdict, "fail") == 0) {
+            const cJSON *check = cJSON_GetObjectItem(mine.report, "check");
+            printf(" (%.0f of %.0f elements wrong)", num(check, "bad"), num(check, "checked"));
+        }
+        putchar('\n');
+        print_findings(mine.diag);
+        print_instructions(mine.diag);
+        print_traffic(mine.diag, have_ref ? reference.diag : NULL);
+        cJSON_Delete(mine.diag);
+        cJSON_Delete(reference.diag);
+    }
+    cJSON_Delete(mine.report);
+    cJSON_Delete(reference.report);
+    if (mine.exit_code < 0 || mine.exit_code >= TL_EXIT_CRASH)
+        return TL_EXIT_CRASH;
+    return errors > 0 || !passed ? TL_EXIT_WRONG : TL_EXIT_OK;
+}
+
+const cli_command cmd_diagnose = {"diagnose", "find what is wrong with a kernel, and where (CPU backend)",
+                                  usage, run};

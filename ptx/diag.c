@@ -1,0 +1,295 @@
+/* Findings (errors with their source lines) and figures (bank conflicts, coalescing, traffic)
+ * collected while kernels run under diagnosis, written as JSON for ./tilelab diagnose. */
+#include "diag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct finding {
+    diag_kind kind;
+    const char *file;
+    int line, line2;
+    uint64_t count;
+    char kernel[128];
+    ptx_dim3 block, thread, thread2;
+    bool has_thread2;
+    char detail[256];
+} finding;
+
+/* Counters of one instruction of one entry. */
+typedef struct site {
+    uint64_t executions;       /* warp-level executions */
+    uint64_t extra_wavefronts; /* shared: passes beyond the first */
+    uint32_t max_ways;         /* shared: worst n-way conflict */
+    uint64_t sectors, bytes;   /* global: 32-byte sectors touched, bytes asked for */
+} site;
+
+typedef struct entry_sites {
+    const ptx_entry *e;
+    site *sites;
+} entry_sites;
+
+struct ptx_diag {
+    finding *findings;
+    int nfindings, errors;
+    entry_sites *entries;
+    int nentries;
+    uint64_t flops, fmas, shared_loads, shared_stores, global_load_bytes, global_store_bytes;
+    int launches;
+};
+
+static const char *const kind_names[DK_COUNT] = {
+    [DK_OOB_GLOBAL] = "out-of-bounds global access",
+    [DK_HOST_POINTER] = "host pointer in a kernel",
+    [DK_OOB_SHARED] = "out-of-bounds shared access",
+    [DK_OOB_LOCAL] = "local array overrun",
+    [DK_RACE] = "shared-memory race",
+    [DK_BARRIER_DIVERGENCE] = "barrier divergence",
+    [DK_UNINIT_SHARED] = "uninitialized shared read",
+    [DK_UNINIT_GLOBAL] = "uninitialized global read",
+};
+
+const char *diag_kind_name(diag_kind k) { return k < DK_COUNT ? kind_names[k] : "?"; }
+
+ptx_diag *ptx_diag_new(void) { return calloc(1, sizeof(ptx_diag)); }
+
+void ptx_diag_free(ptx_diag *d)
+{
+    if (!d)
+        return;
+    for (int i = 0; i < d->nentries; i++)
+        free(d->entries[i].sites);
+    free(d->entries);
+    free(d->findings);
+    free(d);
+}
+
+int ptx_diag_error_count(const ptx_diag *d) { return d ? d->errors : 0; }
+
+static const char *file_of(const ptx_entry *e, const ptx_insn *in)
+{
+    const ptx_module *m = e->module;
+    if (in && in->file > 0 && in->file < m->nfiles && m->files[in->file])
+        return m->files[in->file];
+    return m->name;
+}
+
+static ptx_dim3 thread_of(const block_ctx *b, int tid)
+{
+    return (ptx_dim3){(unsigned)tid % b->block.x, (unsigned)tid / b->block.x % b->block.y,
+                      (unsigned)tid / (b->block.x * b->block.y)};
+}
+
+void diag_finding(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx_insn *in,
+                  const ptx_insn *in2, int tid, int tid2, const char *detail)
+{
+    int line = in ? in->line : 0, line2 = in2 ? in2->line : 0;
+    const char *file = file_of(b->e, in);
+    d->errors++;
+    for (int i = 0; i < d->nfindings; i++) {
+        finding *f = &d->findings[i];
+        if (f->kind == kind && f->line == line && f->line2 == line2 && strcmp(f->file, file) == 0) {
+            f->count++;
+            return;
+        }
+    }
+    finding *nf = realloc(d->findings, (size_t)(d->nfindings + 1) * sizeof *nf);
+    if (!nf)
+        return;
+    d->findings = nf;
+    finding *f = &nf[d->nfindings++];
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->file = file;
+    f->line = line;
+    f->line2 = line2;
+    f->count = 1;
+    snprintf(f->kernel, sizeof f->kernel, "%.120s", b->e->name);
+    f->block = b->ctaid;
+    f->thread = thread_of(b, tid);
+    if (tid2 >= 0) {
+        f->thread2 = thread_of(b, tid2);
+        f->has_thread2 = true;
+    }
+    snprintf(f->detail, sizeof f->detail, "%s", detail);
+}
+
+static site *site_of(ptx_diag *d, const ptx_entry *e, int pc)
+{
+    for (int i = 0; i < d->nentries; i++)
+        if (d->entries[i].e == e)
+            return &d->entries[i].sites[pc];
+    entry_sites *ne = realloc(d->entries, (size_t)(d->nentries + 1) * sizeof *ne);
+    if (!ne)
+        return NULL;
+    d->entries = ne;
+    ne[d->nentries].e = e;
+    ne[d->nentries].sites = calloc((size_t)e->ncode, sizeof(site));
+    if (!ne[d->nentries].sites)
+        return NULL;
+    return &ne[d->nentries++].sites[pc];
+}
+
+void diag_launch(ptx_diag *d, const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block)
+{
+    (void)e, (void)grid, (void)block;
+    d->launches++;
+}
+
+/* 32 banks of 4-byte words: a warp's request takes as many passes (wavefronts) as the bank
+ * with the most distinct words needs; lanes reading the same word share it (broadcast). */
+void diag_shared_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t *addr,
+                        uint32_t mask, unsigned size)
+{
+    site *s = site_of(d, b->e, pc);
+    if (!s)
+        return;
+    const ptx_insn *in = &b->e->code[pc];
+    if (in->op == OP_LD)
+        d->shared_loads += (uint64_t)__builtin_popcount(mask);
+    else
+        d->shared_stores += (uint64_t)__builtin_popcount(mask);
+    uint64_t words[32 * 4];
+    int n = 0;
+    unsigned per_lane = size >= 4 ? size / 4 : 1;
+    for (int lane = 0; lane < 32; lane++)
+        if (mask >> lane & 1)
+            for (unsigned k = 0; k < per_lane && n < 128; k++)
+                words[n++] = addr[lane] / 4 + k;
+    uint32_t ways = 0;
+    for (int bank = 0; bank < 32; bank++) {
+        uint32_t distinct = 0;
+        for (int i = 0; i < n; i++) {
+            if (words[i] % 32 != (uint64_t)bank)
+                continue;
+            bool seen = false;
+            for (int j = 0; j < i && !seen; j++)
+                seen = words[j] == words[i];
+            distinct += !seen;
+        }
+        if (distinct > ways)
+            ways = distinct;
+    }
+    /* A request of more than 128 bytes needs more than one pass even without conflicts. */
+    uint32_t minimum = (uint32_t)((n * 4 + 127) / 128);
+    uint32_t passes = ways > minimum ? ways : minimum;
+    s->executions++;
+    s->extra_wavefronts += passes > minimum ? passes - minimum : 0;
+    if (ways > s->max_ways)
+        s->max_ways = ways;
+}
+
+void diag_global_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t *addr,
+                        uint32_t mask, unsigned size)
+{
+    site *s = site_of(d, b->e, pc);
+    if (!s)
+        return;
+    uint64_t sectors[64];
+    int n = 0;
+    for (int lane = 0; lane < 32; lane++) {
+        if (!(mask >> lane & 1))
+            continue;
+        for (uint64_t sec = addr[lane] / 32; sec <= (addr[lane] + size - 1) / 32; sec++) {
+            bool seen = false;
+            for (int j = 0; j < n && !seen; j++)
+                seen = sectors[j] == sec;
+            if (!seen && n < 64)
+                sectors[n++] = sec;
+        }
+    }
+    uint64_t bytes = (uint64_t)__builtin_popcount(mask) * size;
+    s->executions++;
+    s->sectors += (uint64_t)n;
+    s->bytes += bytes;
+    if (b->e->code[pc].op == OP_LD)
+        d->global_load_bytes += bytes;
+    else
+        d->global_store_bytes += bytes;
+}
+
+void diag_flops(ptx_diag *d, uint64_t flops, uint64_t fmas)
+{
+    d->flops += flops;
+    d->fmas += fmas;
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(out, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(out, "\\u%04x", (unsigned char)*s);
+        else
+            fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static int by_severity(const void *a, const void *b)
+{
+    const finding *x = a, *y = b;
+    if (x->kind != y->kind)
+        return (int)x->kind - (int)y->kind;
+    return x->line - y->line;
+}
+
+void ptx_diag_write_json(const ptx_diag *d, FILE *out)
+{
+    if (d->nfindings > 1)
+        qsort(d->findings, (size_t)d->nfindings, sizeof *d->findings, by_severity);
+    fprintf(out, "{\n  \"launches\": %d,\n  \"errors\": %d,\n  \"findings\": [", d->launches,
+            d->errors);
+    for (int i = 0; i < d->nfindings; i++) {
+        const finding *f = &d->findings[i];
+        fprintf(out, "%s\n    {\"kind\": ", i ? "," : "");
+        json_string(out, diag_kind_name(f->kind));
+        fprintf(out, ", \"file\": ");
+        json_string(out, f->file);
+        fprintf(out, ", \"line\": %d, \"line2\": %d, \"count\": %llu, \"kernel\": ", f->line,
+                f->line2, (unsigned long long)f->count);
+        json_string(out, f->kernel);
+        fprintf(out, ", \"block\": [%u, %u, %u], \"thread\": [%u, %u, %u]", f->block.x,
+                f->block.y, f->block.z, f->thread.x, f->thread.y, f->thread.z);
+        if (f->has_thread2)
+            fprintf(out, ", \"thread2\": [%u, %u, %u]", f->thread2.x, f->thread2.y, f->thread2.z);
+        fprintf(out, ", \"detail\": ");
+        json_string(out, f->detail);
+        fputc('}', out);
+    }
+    fprintf(out, "\n  ],\n  \"instructions\": [");
+    int first = 1;
+    for (int i = 0; i < d->nentries; i++) {
+        const ptx_entry *e = d->entries[i].e;
+        for (int pc = 0; pc < e->ncode; pc++) {
+            const site *s = &d->entries[i].sites[pc];
+            if (!s->executions)
+                continue;
+            const ptx_insn *in = &e->code[pc];
+            fprintf(out, "%s\n    {\"kernel\": ", first ? "" : ",");
+            first = 0;
+            json_string(out, e->name);
+            fprintf(out, ", \"file\": ");
+            json_string(out, file_of(e, in));
+            fprintf(out, ", \"line\": %d, \"op\": \"%s\", \"space\": \"%s\", \"executions\": %llu",
+                    in->line, in->op == OP_LD ? "load" : "store",
+                    in->space == SP_SHARED ? "shared" : "global",
+                    (unsigned long long)s->executions);
+            if (in->space == SP_SHARED)
+                fprintf(out, ", \"extra_wavefronts\": %llu, \"max_ways\": %u",
+                        (unsigned long long)s->extra_wavefronts, s->max_ways);
+            else
+                fprintf(out, ", \"sectors\": %llu, \"bytes\": %llu",
+                        (unsigned long long)s->sectors, (unsigned long long)s->bytes);
+            fputc('}', out);
+        }
+    }
+    fprintf(out,
+            "\n  ],\n  \"traffic\": {\"flops\": %llu, \"fmas\": %llu, \"global_load_bytes\": %llu, "
+            "\"global_store_bytes\": %llu, \"shared_loads\": %llu, \"shared_stores\": %llu}\n}\n",
+            (unsigned long long)d->flops, (unsigned long long)d->fmas,
+            (unsigned long long)d->global_load_bytes, (unsigned long long)d->global_store_bytes,
+            (unsigned long long)d->shared_loads, (unsigned long long)d->shared_stores);
+}

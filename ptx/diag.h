@@ -1,0 +1,38 @@
+/* The diagnostics collector, as the interpreter feeds it. */
+#ifndef TILELAB_PTX_DIAG_H
+#define TILELAB_PTX_DIAG_H
+
+#include "exec.h"
+
+/* In order of severity: what crashes a GPU program, what hangs it, what makes it wrong by luck. */
+typedef enum diag_kind {
+    DK_OOB_GLOBAL = 0,
+    DK_HOST_POINTER,
+    DK_OOB_SHARED,
+    DK_OOB_LOCAL,
+    DK_BARRIER_DIVERGENCE,
+    DK_RACE,
+    DK_UNINIT_SHARED,
+    DK_UNINIT_GLOBAL,
+    DK_COUNT
+} diag_kind;
+
+const char *diag_kind_name(diag_kind k);
+
+/* One occurrence of an error. `in2` (may be NULL) is the other instruction involved (the other
+ * side of a race, the other barrier); tid2 is its thread, or -1. Occurrences are counted per
+ * (kind, line, line2); the first one's details are kept. */
+void diag_finding(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx_insn *in,
+                  const ptx_insn *in2, int tid, int tid2, const char *detail);
+
+void diag_launch(ptx_diag *d, const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block);
+/* One warp-level shared access: the byte address of each active lane's access of `size` bytes
+ * (vector accesses: the whole vector). Counts bank conflicts. */
+void diag_shared_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t *addr,
+                        uint32_t mask, unsigned size);
+/* One warp-level global access: counts 32-byte sectors against bytes requested. */
+void diag_global_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t *addr,
+                        uint32_t mask, unsigned size);
+void diag_flops(ptx_diag *d, uint64_t flops, uint64_t fmas);
+
+#endif /* TILELAB_PTX_DIAG_H */

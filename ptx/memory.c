@@ -1,0 +1,387 @@
+/* Loads, stores and atomics: address resolution with bounds checks, and under diagnosis the
+ * shared-memory race and uninitialized-read detectors and the access figures. */
+#include "diag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+typedef struct access {
+    uint8_t *ptr;
+    unsigned space; /* SP_SHARED, SP_LOCAL, SP_PARAM or SP_GLOBAL */
+    uint64_t addr;  /* shared offset, or global address */
+    const ptx_region *region;
+} access;
+
+void ptx_shadow_reset(block_ctx *b)
+{
+    if (!b->shadow)
+        return;
+    uint64_t words = b->static_words + (b->dynamic_bytes + 3) / 4;
+    for (uint64_t i = 0; i < words; i++)
+        b->shadow[i] = (struct shadow_word){-1, -1, -1, -1, -1, -1};
+}
+
+/* The allocation holding [a, a+size), or the nearest one (*inside false). */
+static const ptx_region *find_region(const ptx_env *env, uint64_t a, unsigned size, bool *inside)
+{
+    const ptx_region *best = NULL;
+    uint64_t best_distance = UINT64_MAX;
+    *inside = false;
+    int lo = 0, hi = env->nregions - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        const ptx_region *r = &env->regions[mid];
+        if (a < r->base) {
+            hi = mid - 1;
+        } else if (a >= r->base + r->size) {
+            lo = mid + 1;
+        } else {
+            *inside = a + size <= r->base + r->size;
+            return r;
+        }
+    }
+    for (int i = hi; i <= lo; i++) {
+        if (i < 0 || i >= env->nregions)
+            continue;
+        const ptx_region *r = &env->regions[i];
+        uint64_t d = a < r->base ? r->base - a : a - (r->base + r->size);
+        if (d < best_distance) {
+            best_distance = d;
+            best = r;
+        }
+    }
+    return best;
+}
+
+/* Reports a bad access: recorded under diagnosis (returns 1: skip the lane), otherwise it stops
+ * the kernel (returns -1). */
+static int bad_access(block_ctx *b, const warp *w, int lane, const ptx_insn *in, diag_kind kind,
+                      const char *detail)
+{
+    if (b->diag) {
+        diag_finding(b->diag, kind, b, in, NULL, w->base + lane, -1, detail);
+        return 1;
+    }
+    ptx_stopf(b, in, "%s: %s", diag_kind_name(kind), detail);
+    return -1;
+}
+
+static int global_check(block_ctx *b, const warp *w, int lane, const ptx_insn *in, uint64_t a,
+                        unsigned size, access *out)
+{
+    if (!b->env || !b->env->regions)
+        return 0;
+    bool inside;
+    const ptx_region *r = find_region(b->env, a, size, &inside);
+    char detail[200];
+    const char *what = in->op == OP_ST || in->op == OP_RED ? "write" : "read";
+    if (r && inside) {
+        out->region = r;
+        return 0;
+    }
+    for (int i = 0; i < b->nhost_params; i++) {
+        if (a >= b->host_params[i] && a - b->host_params[i] < ((uint64_t)1 << 26)) {
+            snprintf(detail, sizeof detail, "%s at 0x%llx through kernel parameter %d, which is not "
+                     "device memory (a host pointer? pass the cudaMalloc'd copy)", what,
+                     (unsigned long long)a, b->host_param_index[i]);
+            return bad_access(b, w, lane, in, DK_HOST_POINTER, detail);
+        }
+    }
+    uint64_t past = r && a >= r->base ? a + size - (r->base + r->size) : 0;
+    if (r && a >= r->base && past <= (uint64_t)1 << 20) {
+        snprintf(detail, sizeof detail, "%s of %u bytes at 0x%llx, %llu byte(s) past the end of "
+                 "allocation #%d (%llu bytes)", what, size, (unsigned long long)a,
+                 (unsigned long long)past, r->id, (unsigned long long)r->size);
+        return bad_access(b, w, lane, in, DK_OOB_GLOBAL, detail);
+    }
+    if (r && a < r->base && r->base - a <= (uint64_t)1 << 20) {
+        snprintf(detail, sizeof detail, "%s of %u bytes at 0x%llx, %llu byte(s) before the start "
+                 "of allocation #%d (%llu bytes)", what, size, (unsigned long long)a,
+                 (unsigned long long)(r->base - a), r->id, (unsigned long long)r->size);
+        return bad_access(b, w, lane, in, DK_OOB_GLOBAL, detail);
+    }
+    snprintf(detail, sizeof detail, "%s at 0x%llx, which is not device memory (a host pointer, "
+             "or an address far from every cudaMalloc'd block)", what, (unsigned long long)a);
+    return bad_access(b, w, lane, in, DK_HOST_POINTER, detail);
+}
+
+/* Resolves lane's address operand: 0 and *out filled, 1 to skip the lane, -1 to stop. */
+static int resolve(block_ctx *b, const warp *w, const ptx_insn *in, const ptx_operand *o, int lane,
+                   unsigned size, access *out)
+{
+    uint64_t a = (o->reg >= 0 ? w->regs[(size_t)o->reg * 32 + (size_t)lane] : 0) + (uint64_t)o->imm;
+    unsigned space = in->space;
+    char detail[160];
+    memset(out, 0, sizeof *out);
+    if (space == SP_GENERIC || space == SP_GLOBAL || space == SP_CONST) {
+        if (space == SP_GENERIC && a >= PTX_LOCAL_WINDOW) {
+            uint64_t off = a - PTX_LOCAL_WINDOW;
+            if (off + size > (uint64_t)b->e->local_bytes * (uint64_t)b->nthreads) {
+                snprintf(detail, sizeof detail, "byte %llu of the block's local memory",
+                         (unsigned long long)off);
+                return bad_access(b, w, lane, in, DK_OOB_LOCAL, detail);
+            }
+            *out = (access){b->local + off, SP_LOCAL, off, NULL};
+            return 0;
+        }
+        if (space == SP_GENERIC && a >= PTX_SHARED_WINDOW) {
+            a -= PTX_SHARED_WINDOW;
+            space = SP_SHARED;
+        } else {
+            *out = (access){(uint8_t *)(uintptr_t)a, SP_GLOBAL, a, NULL};
+            return space == SP_CONST ? 0 : global_check(b, w, lane, in, a, size, out);
+        }
+    }
+    if (space == SP_SHARED) {
+        if (a + size <= b->shared_bytes ||
+            (a >= PTX_DYNAMIC_SHARED_BASE && a + size <= PTX_DYNAMIC_SHARED_BASE + b->dynamic_bytes)) {
+            *out = (access){b->shared + a, SP_SHARED, a, NULL};
+            return 0;
+        }
+        if (a >= PTX_DYNAMIC_SHARED_BASE)
+            snprintf(detail, sizeof detail, "dynamic shared memory byte %llu of %llu",
+                     (unsigned long long)(a - PTX_DYNAMIC_SHARED_BASE),
+                     (unsigned long long)b->dynamic_bytes);
+        else
+            snprintf(detail, sizeof detail, "shared memory byte %llu of %llu", (unsigned long long)a,
+                     (unsigned long long)b->shared_bytes);
+        return bad_access(b, w, lane, in, DK_OOB_SHARED, detail);
+    }
+    if (space == SP_LOCAL) {
+        if (a + size > b->e->local_bytes) {
+            snprintf(detail, sizeof detail, "byte %llu of the thread's %u bytes of local memory",
+                     (unsigned long long)a, b->e->local_bytes);
+            return bad_access(b, w, lane, in, DK_OOB_LOCAL, detail);
+        }
+        *out = (access){b->local + (size_t)(w->base + lane) * b->e->local_bytes + a, SP_LOCAL, a, NULL};
+        return 0;
+    }
+    if (a + size > b->e->param_bytes)
+        return ptx_stopf(b, in, "parameter access out of bounds: byte %llu of %u",
+                         (unsigned long long)a, b->e->param_bytes);
+    *out = (access){b->params + a, SP_PARAM, a, NULL};
+    return 0;
+}
+
+static uint64_t load_bits(const void *p, unsigned size, int is_signed)
+{
+    switch (size) {
+    case 1: { uint8_t v; memcpy(&v, p, 1); return is_signed ? (uint64_t)(int64_t)(int8_t)v : v; }
+    case 2: { uint16_t v; memcpy(&v, p, 2); return is_signed ? (uint64_t)(int64_t)(int16_t)v : v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return is_signed ? (uint64_t)(int64_t)(int32_t)v : v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+static void store_bits(void *p, unsigned size, uint64_t v)
+{
+    switch (size) {
+    case 1: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
+    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
+/* Race and uninitialized-read checks of one lane's shared access. */
+static void shared_history(block_ctx *b, const warp *w, int lane, int pc, uint64_t off,
+                           unsigned size, bool write)
+{
+    uint64_t first = off >= PTX_DYNAMIC_SHARED_BASE
+                         ? b->static_words + (off - PTX_DYNAMIC_SHARED_BASE) / 4
+                         : off / 4;
+    int tid = w->base + lane;
+    const ptx_insn *code = b->e->code;
+    for (uint64_t i = 0; i < (size + 3) / 4; i++) {
+        struct shadow_word *s = &b->shadow[first + i];
+        if (write) {
+            if (s->wepoch == b->epoch && s->wtid / 32 != tid / 32)
+                diag_finding(b->diag, DK_RACE, b, &code[s->wpc], &code[pc], s->wtid, tid,
+                             "threads of two warps write the same shared word with no "
+                             "__syncthreads() between the two writes");
+            else if (s->repoch == b->epoch && s->rtid / 32 != tid / 32)
+                diag_finding(b->diag, DK_RACE, b, &code[s->rpc], &code[pc], s->rtid, tid,
+                             "one warp reads a shared word (first line) and another overwrites it "
+                             "(second line) with no __syncthreads() between: is the barrier "
+                             "after the tile's use missing?");
+            *s = (struct shadow_word){tid, b->epoch, pc, s->rtid, s->repoch, s->rpc};
+        } else {
+            if (s->wepoch < 0)
+                diag_finding(b->diag, DK_UNINIT_SHARED, b, &code[pc], NULL, tid, -1,
+                             "reads a shared word that no thread of the block has written");
+            else if (s->wepoch == b->epoch && s->wtid / 32 != tid / 32)
+                diag_finding(b->diag, DK_RACE, b, &code[s->wpc], &code[pc], s->wtid, tid,
+                             "one warp writes a shared word (first line) and another reads it "
+                             "(second line) with no __syncthreads() between: is a barrier "
+                             "between loading a tile and using it, or after using it, missing?");
+            s->rtid = tid;
+            s->repoch = b->epoch;
+            s->rpc = pc;
+        }
+    }
+}
+
+static void global_history(block_ctx *b, const warp *w, int lane, int pc, const access *acc,
+                           unsigned size, bool write)
+{
+    const ptx_region *r = acc->region;
+    if (!r || !r->shadow)
+        return;
+    uint8_t *sh = r->shadow + (acc->addr - r->base);
+    if (write) {
+        memset(sh, 1, size);
+        return;
+    }
+    for (unsigned i = 0; i < size; i++) {
+        if (!sh[i]) {
+            char detail[160];
+            snprintf(detail, sizeof detail, "reads byte %llu of allocation #%d, which nothing "
+                     "wrote (no copy, memset or kernel store)",
+                     (unsigned long long)(acc->addr - r->base + i), r->id);
+            diag_finding(b->diag, DK_UNINIT_GLOBAL, b, &b->e->code[pc], NULL, w->base + lane, -1,
+                         detail);
+            return;
+        }
+    }
+}
+
+/* The common case without checks beyond bounds: 32-bit-or-wider scalar shared or unchecked
+ * global accesses, in a tight loop. Returns 1 when it does not apply. */
+static int fast_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
+{
+    unsigned size = ty_bytes((ptx_type)in->type);
+    bool load = in->op == OP_LD;
+    unsigned space = in->space;
+    if (b->diag || in->vec != 1 || size < 4 || ty_is_signed((ptx_type)in->type) ||
+        !(space == SP_SHARED || space == SP_GLOBAL))
+        return 1;
+    const ptx_env *env = b->env && b->env->regions ? b->env : NULL;
+    const ptx_region *last = NULL;
+    const ptx_operand *ao = &in->ops[load ? 1 : 0];
+    uint64_t A[32], V[32];
+    ptx_gather(b, w, &(ptx_operand){ao->reg >= 0 ? OPK_REG : OPK_IMM, 0, ao->reg,
+                                    ao->reg >= 0 ? 0 : ao->imm}, A);
+    if (!load)
+        ptx_gather(b, w, &in->ops[1], V);
+    uint64_t *dst = load ? w->regs + (size_t)in->ops[0].reg * 32 : NULL;
+    uint64_t off = (uint64_t)(ao->reg >= 0 ? ao->imm : 0);
+    for (int lane = 0; lane < 32; lane++) {
+        if (!(mask >> lane & 1))
+            continue;
+        uint64_t a = A[lane] + off;
+        uint8_t *p;
+        if (space == SP_SHARED) {
+            if (!(a + size <= b->shared_bytes ||
+                  (a >= PTX_DYNAMIC_SHARED_BASE &&
+                   a + size <= PTX_DYNAMIC_SHARED_BASE + b->dynamic_bytes)))
+                return 1; /* let the checked path report it */
+            p = b->shared + a;
+        } else {
+            if (env && !(last && a >= last->base && a + size <= last->base + last->size)) {
+                bool inside;
+                last = find_region(env, a, size, &inside);
+                if (!inside)
+                    return 1; /* let the checked path report it */
+            }
+            p = (uint8_t *)(uintptr_t)a;
+        }
+        if (load) {
+            if (size == 4) {
+                uint32_t v;
+                memcpy(&v, p, 4);
+                dst[lane] = v;
+            } else {
+                memcpy(&dst[lane], p, 8);
+            }
+        } else if (size == 4) {
+            uint32_t v = (uint32_t)V[lane];
+            memcpy(p, &v, 4);
+        } else {
+            memcpy(p, &V[lane], 8);
+        }
+    }
+    return 0;
+}
+
+int ptx_exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, int pc)
+{
+    if (fast_memory(b, w, in, mask) == 0)
+        return 0;
+    unsigned size = ty_bytes((ptx_type)in->type);
+    int sgn = ty_is_signed((ptx_type)in->type);
+    int nv = in->vec;
+    unsigned total = size * (unsigned)nv;
+    bool load = in->op == OP_LD;
+    const ptx_operand *ao = &in->ops[load ? nv : 0];
+    uint64_t addrs[32];
+    uint32_t done = 0;
+    unsigned space = SP_GLOBAL;
+    for (int lane = 0; lane < 32; lane++) {
+        if (!(mask >> lane & 1))
+            continue;
+        access acc;
+        int rc = resolve(b, w, in, ao, lane, total, &acc);
+        if (rc < 0)
+            return -1;
+        if (rc > 0) {
+            /* A bad read gives the poison pattern; a bad write goes nowhere. */
+            if (load)
+                for (int i = 0; i < nv; i++)
+                    w->regs[(size_t)in->ops[i].reg * 32 + (size_t)lane] = ~UINT64_C(0);
+            continue;
+        }
+        if (b->diag) {
+            if (acc.space == SP_SHARED && b->shadow)
+                shared_history(b, w, lane, pc, acc.addr, total, !load);
+            else if (acc.space == SP_GLOBAL)
+                global_history(b, w, lane, pc, &acc, total, !load);
+        }
+        if (load) {
+            for (int i = 0; i < nv; i++)
+                w->regs[(size_t)in->ops[i].reg * 32 + (size_t)lane] =
+                    load_bits(acc.ptr + (size_t)i * size, size, sgn);
+        } else {
+            for (int i = 0; i < nv; i++)
+                store_bits(acc.ptr + (size_t)i * size, size,
+                           ptx_operand_value(b, w, &in->ops[1 + i], lane));
+        }
+        addrs[lane] = acc.addr;
+        space = acc.space;
+        done |= 1u << lane;
+    }
+    if (b->diag && done) {
+        if (space == SP_SHARED)
+            diag_shared_access(b->diag, b, pc, addrs, done, total);
+        else if (space == SP_GLOBAL)
+            diag_global_access(b->diag, b, pc, addrs, done, total);
+    }
+    return 0;
+}
+
+int ptx_exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
+{
+    ptx_type t = (ptx_type)in->type;
+    unsigned size = ty_bytes(t);
+    int has_dst = in->op == OP_ATOM;
+    const ptx_operand *addr = &in->ops[has_dst];
+    for (int lane = 0; lane < 32; lane++) {
+        if (!(mask >> lane & 1))
+            continue;
+        access acc;
+        int rc = resolve(b, w, in, addr, lane, size, &acc);
+        if (rc < 0)
+            return -1;
+        if (rc > 0)
+            continue;
+        uint64_t old = load_bits(acc.ptr, size, ty_is_signed(t));
+        uint64_t v = ptx_operand_value(b, w, &in->ops[has_dst + 1], lane), r;
+        uint64_t cmp = in->atomic == AT_CAS ? ptx_operand_value(b, w, &in->ops[has_dst + 2], lane) : 0;
+        if (!ptx_atomic_apply(in, old, v, cmp, &r))
+            return ptx_stop_unsupported(b, in, "this atomic operation");
+        store_bits(acc.ptr, size, r);
+        if (has_dst)
+            w->regs[(size_t)in->ops[0].reg * 32 + (size_t)lane] = old;
+    }
+    return 0;
+}
