@@ -92,8 +92,10 @@ cudaError_t cudaMalloc(void **ptr, size_t size)
         return cpurt_fail(cudaErrorInvalidValue);
     if (cpurt_status() != cudaSuccess)
         return cpurt_fail(cpurt_status());
-    void *p = malloc(size ? size : 1);
-    if (!p)
+    /* cudaMalloc returns memory aligned to at least 256 bytes; so does this, which keeps
+     * alignment-dependent figures (sectors per request) the same as on a GPU. */
+    void *p = NULL;
+    if (posix_memalign(&p, 256, size ? size : 1) != 0)
         return cpurt_fail(cudaErrorMemoryAllocation);
     /* Fresh device memory is not zero: a pattern that reads as NaN (floats) or -1 (ints). */
     memset(p, 0xff, size);
