@@ -17,6 +17,7 @@ extern const cli_command cmd_bench;
 extern const cli_command cmd_run;
 extern const cli_command cmd_demo;
 extern const cli_command cmd_diagnose;
+extern const cli_command cmd_grade;
 
 /* Prints "tilelab: error: ..." on stderr and returns TL_EXIT_BAD_INPUT. */
 int cli_fail(const char *fmt, ...)

@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const cli_command *const commands[] = {&cmd_demo,    &cmd_run,           &cmd_diagnose,
-                                              &cmd_datasets, &cmd_check_dataset, &cmd_bench};
+static const cli_command *const commands[] = {&cmd_demo,     &cmd_run,      &cmd_diagnose,
+                                              &cmd_grade,    &cmd_datasets, &cmd_check_dataset,
+                                              &cmd_bench};
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
 int cli_fail(const char *fmt, ...)

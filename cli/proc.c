@@ -1,12 +1,16 @@
 /* Running a child program with a time limit and captured, capped output. */
+#define _DEFAULT_SOURCE /* setgroups */
 #include "proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,7 +60,48 @@ static char *finish(sink *s)
     return s->buf;
 }
 
+static void apply_limits(const proc_limits *lim)
+{
+    struct rlimit r;
+    if (lim->cpu_seconds) {
+        r.rlim_cur = lim->cpu_seconds;
+        r.rlim_max = lim->cpu_seconds + 5;
+        setrlimit(RLIMIT_CPU, &r);
+    }
+    if (lim->file_bytes) {
+        r.rlim_cur = r.rlim_max = lim->file_bytes;
+        setrlimit(RLIMIT_FSIZE, &r);
+    }
+    if (lim->address_bytes) {
+        r.rlim_cur = r.rlim_max = lim->address_bytes;
+        setrlimit(RLIMIT_AS, &r);
+    }
+    if (lim->processes) {
+        r.rlim_cur = r.rlim_max = lim->processes;
+        setrlimit(RLIMIT_NPROC, &r);
+    }
+    if (lim->open_files) {
+        r.rlim_cur = r.rlim_max = lim->open_files;
+        setrlimit(RLIMIT_NOFILE, &r);
+    }
+    if (lim->drop_to_nobody && geteuid() == 0) {
+        struct passwd *pw = getpwnam("nobody");
+        uid_t uid = pw ? pw->pw_uid : 65534;
+        gid_t gid = pw ? pw->pw_gid : 65534;
+        if (setgroups(0, NULL) != 0 || setgid(gid) != 0 || setuid(uid) != 0) {
+            fprintf(stderr, "cannot drop to the unprivileged user nobody\n");
+            _exit(126);
+        }
+    }
+}
+
 int proc_run(char *const argv[], double timeout_s, size_t limit, proc_result *res)
+{
+    return proc_run_limited(argv, timeout_s, limit, NULL, res);
+}
+
+int proc_run_limited(char *const argv[], double timeout_s, size_t limit, const proc_limits *lim,
+                     proc_result *res)
 {
     memset(res, 0, sizeof *res);
     int out_pipe[2], err_pipe[2];
@@ -82,6 +127,8 @@ int proc_run(char *const argv[], double timeout_s, size_t limit, proc_result *re
         close(err_pipe[0]);
         close(out_pipe[1]);
         close(err_pipe[1]);
+        if (lim)
+            apply_limits(lim);
         execvp(argv[0], argv);
         fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(127);

@@ -17,6 +17,19 @@ typedef struct proc_result {
 /* Runs argv (argv[0] looked up on PATH) with no time limit when timeout_s <= 0. Returns -1 only
  * when the child could not be started. */
 int proc_run(char *const argv[], double timeout_s, size_t limit, proc_result *res);
+
+/* Limits the child takes on before it starts (0: leave that limit alone). */
+typedef struct proc_limits {
+    unsigned long cpu_seconds;
+    unsigned long file_bytes;    /* largest file it may write */
+    unsigned long address_bytes; /* virtual memory */
+    unsigned long processes;     /* of its user */
+    unsigned long open_files;
+    bool drop_to_nobody;         /* when started as root: run as nobody */
+} proc_limits;
+
+int proc_run_limited(char *const argv[], double timeout_s, size_t limit, const proc_limits *lim,
+                     proc_result *res);
 void proc_result_free(proc_result *res);
 
 #endif /* TILELAB_PROC_H */

@@ -1,0 +1,113 @@
+/* tilelab grade: grade a whole class (the work is in grader/). */
+#include "cli.h"
+#include "grader.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char usage[] =
+    "usage: ./tilelab grade SUBMISSIONS --lab LAB [options]\n"
+    "\n"
+    "Grades every submission of a lab: builds it, checks its source, runs it on every dataset in\n"
+    "a sandbox (the expected output never enters the student's process), times it against the\n"
+    "reference solution in the same run, scores it from the lab's rubric and writes the results.\n"
+    "\n"
+    "  SUBMISSIONS     a folder with one folder per student (student id = folder name) holding\n"
+    "                  template.cu (a single other .cu is accepted with a warning), or one\n"
+    "                  submission folder holding the .cu (Gradescope style)\n"
+    "  --lab LAB       01-basic ... 05-bank-conflicts (or 02, tiled, ...)\n"
+    "  --datasets DIR  the datasets (default: the lab's shipped ones)\n"
+    "  --hidden DIR    hidden datasets too (e.g. private-datasets/LAB/seed-S from\n"
+    "                  ./tilelab datasets LAB --seed S); their tests' visibility is the rubric's\n"
+    "  --out DIR       where the results go (default: grades/LAB)\n"
+    "  --rubric FILE   the rubric (default: grader/rubrics/LAB.rubric)\n"
+    "  --backend B     gpu or cpu (default: gpu when there is a CUDA device); on the CPU backend\n"
+    "                  performance points come from emulated time and are marked as such\n"
+    "  --jobs N        submissions graded at once (default: one per CPU; GPU runs still take\n"
+    "                  turns so their timings stay fair)\n"
+    "  --timeout S     seconds per dataset run (default 60)\n"
+    "  --reps N        timed repetitions (default 10 on a GPU, 3 on the CPU backend)\n"
+    "  --quiet         no progress on stderr\n"
+    "\n"
+    "Results in --out: gradebook.csv, results/<student>/results.json (Gradescope),\n"
+    "feedback/<student>.txt, report.html, and journal/ (one file per graded submission: running\n"
+    "again skips unchanged submissions, so an interrupted grading resumes where it stopped).\n"
+    "\n"
+    "exit status: 0 graded, 2 bad usage or input, 3 the grader could not run\n";
+
+static int run(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"lab", required_argument, NULL, 'l'},     {"datasets", required_argument, NULL, 'd'},
+        {"hidden", required_argument, NULL, 'H'},  {"out", required_argument, NULL, 'o'},
+        {"rubric", required_argument, NULL, 'r'},  {"backend", required_argument, NULL, 'b'},
+        {"jobs", required_argument, NULL, 'j'},    {"timeout", required_argument, NULL, 't'},
+        {"reps", required_argument, NULL, 'R'},    {"quiet", no_argument, NULL, 'q'},
+        {NULL, 0, NULL, 0}};
+    grade_options o;
+    memset(&o, 0, sizeof o);
+    const char *lab = NULL, *backend = NULL;
+    o.timeout = 60;
+    o.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    int c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        int bad = 0;
+        switch (c) {
+        case 'l': lab = optarg; break;
+        case 'd': o.datasets = optarg; break;
+        case 'H': o.hidden = optarg; break;
+        case 'o': o.out = optarg; break;
+        case 'r': o.rubric = optarg; break;
+        case 'b': backend = optarg; break;
+        case 'j': bad = cli_parse_int("--jobs", optarg, 1, 256, &o.jobs); break;
+        case 't': bad = cli_parse_int("--timeout", optarg, 1, 86400, &o.timeout); break;
+        case 'R': bad = cli_parse_int("--reps", optarg, 1, 1000, &o.reps); break;
+        case 'q': o.quiet = true; break;
+        default:
+            return cli_fail("grade: unknown or incomplete option \"%s\" (see --help)",
+                            argv[optind - 1]);
+        }
+        if (bad)
+            return TL_EXIT_BAD_INPUT;
+    }
+    if (optind + 1 != argc)
+        return cli_fail("grade: name one folder of submissions (see ./tilelab grade --help)");
+    o.submissions = argv[optind];
+    if (!lab)
+        return cli_fail("grade: which lab? add --lab LAB");
+    o.lab = tl_lab_find(lab);
+    if (!o.lab)
+        return cli_fail("grade: no lab \"%s\"", lab);
+    char device[256];
+    bool gpu = tl_device_name(device, sizeof device);
+    if (backend && strcmp(backend, "gpu") && strcmp(backend, "cpu"))
+        return cli_fail("--backend expects gpu or cpu, got \"%s\"", backend);
+    o.backend = backend ? (strcmp(backend, "cpu") == 0 ? LAB_BACKEND_CPU : LAB_BACKEND_GPU)
+                        : (gpu ? LAB_BACKEND_GPU : LAB_BACKEND_CPU);
+    if (o.backend == LAB_BACKEND_GPU && !gpu)
+        return cli_fail("--backend gpu: there is no CUDA device here [%s]", device);
+    if (!o.reps)
+        o.reps = o.backend == LAB_BACKEND_GPU ? 10 : 3;
+    char datasets[PATH_MAX], out[PATH_MAX];
+    if (!o.datasets) {
+        snprintf(datasets, sizeof datasets, "%.3000s/datasets/%s", cli_root(), o.lab->id);
+        o.datasets = datasets;
+    }
+    if (!o.out) {
+        snprintf(out, sizeof out, "grades/%s", o.lab->id);
+        if (access("grades", F_OK) != 0 && mkdir("grades", 0755) != 0)
+            return cli_fail("cannot create the folder grades/ here");
+        o.out = out;
+    }
+    tl_error err;
+    if (grade_class(&o, &err) != 0)
+        return cli_fail("grade: %s", err.msg);
+    return TL_EXIT_OK;
+}
+
+const cli_command cmd_grade = {"grade", "grade a class of submissions (for instructors)", usage, run};

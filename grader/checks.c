@@ -1,0 +1,210 @@
+/* Rubric files and the static checks of a submission's source. */
+#include "grader.h"
+
+#include <ctype.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void trim(char *s)
+{
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    size_t i = 0;
+    while (isspace((unsigned char)s[i]))
+        i++;
+    memmove(s, s + i, strlen(s + i) + 1);
+}
+
+static int number(const char *path, int line, const char *key, const char *value, double *out,
+                  tl_error *err)
+{
+    char *end = NULL;
+    double v = strtod(value, &end);
+    if (end == value || *end || v < 0)
+        return tl_error_set(err, "%s:%d: %s expects a number >= 0, found \"%s\"", path, line, key,
+                            value);
+    *out = v;
+    return 0;
+}
+
+int rubric_read(const char *path, rubric *r, tl_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->compile = 10;
+    r->datasets = 60;
+    r->statics = 10;
+    r->performance = 20;
+    r->performance_full = 0.8;
+    r->performance_zero = 0.2;
+    snprintf(r->hidden_visibility, sizeof r->hidden_visibility, "after_due_date");
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return tl_error_set(err, "%s: cannot open the rubric", path);
+    char buf[512];
+    int line = 0, rc = 0;
+    while (rc == 0 && fgets(buf, sizeof buf, f)) {
+        line++;
+        char *hash = strchr(buf, '#');
+        /* A # inside a require= pattern is part of it; comments follow a space. */
+        if (hash && (hash == buf || isspace((unsigned char)hash[-1])))
+            *hash = '\0';
+        trim(buf);
+        if (!buf[0])
+            continue;
+        char *eq = strchr(buf, '=');
+        if (!eq) {
+            rc = tl_error_set(err, "%s:%d: expected \"key = value\", found \"%s\"", path, line, buf);
+            break;
+        }
+        *eq = '\0';
+        char *key = buf, *value = eq + 1;
+        trim(key);
+        trim(value);
+        if (strcmp(key, "compile") == 0)
+            rc = number(path, line, key, value, &r->compile, err);
+        else if (strcmp(key, "datasets") == 0)
+            rc = number(path, line, key, value, &r->datasets, err);
+        else if (strcmp(key, "static") == 0)
+            rc = number(path, line, key, value, &r->statics, err);
+        else if (strcmp(key, "performance") == 0)
+            rc = number(path, line, key, value, &r->performance, err);
+        else if (strcmp(key, "performance_full") == 0)
+            rc = number(path, line, key, value, &r->performance_full, err);
+        else if (strcmp(key, "performance_zero") == 0)
+            rc = number(path, line, key, value, &r->performance_zero, err);
+        else if (strcmp(key, "hidden_visibility") == 0) {
+            if (strcmp(value, "hidden") && strcmp(value, "after_due_date") &&
+                strcmp(value, "after_published") && strcmp(value, "visible"))
+                rc = tl_error_set(err, "%s:%d: hidden_visibility is hidden, after_due_date, "
+                                  "after_published or visible, found \"%s\"", path, line, value);
+            else
+                snprintf(r->hidden_visibility, sizeof r->hidden_visibility, "%s", value);
+        } else if (strcmp(key, "require") == 0) {
+            char *save = NULL;
+            for (char *tok = strtok_r(value, ",", &save); tok && r->nrequire < 8;
+                 tok = strtok_r(NULL, ",", &save)) {
+                trim(tok);
+                regex_t re;
+                if (!*tok)
+                    continue;
+                if (regcomp(&re, tok, REG_EXTENDED | REG_NOSUB) != 0) {
+                    rc = tl_error_set(err, "%s:%d: require: \"%s\" is not a valid regular "
+                                      "expression", path, line, tok);
+                    break;
+                }
+                regfree(&re);
+                snprintf(r->require[r->nrequire++], sizeof r->require[0], "%s", tok);
+            }
+        } else {
+            rc = tl_error_set(err, "%s:%d: unknown key \"%s\" (compile, datasets, static, "
+                              "performance, performance_full, performance_zero, "
+                              "hidden_visibility, require)", path, line, key);
+        }
+    }
+    fclose(f);
+    if (rc == 0 && r->performance_full <= r->performance_zero)
+        rc = tl_error_set(err, "%s: performance_full must be above performance_zero", path);
+    return rc;
+}
+
+/* The source without comments and string contents, so a forbidden name in a comment does not
+ * count and one hidden in a string (a path for fopen) still shows through its call. */
+static char *code_only(const char *src)
+{
+    size_t n = strlen(src);
+    char *out = malloc(n + 1);
+    if (!out)
+        return NULL;
+    size_t j = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (src[i] == '/' && src[i + 1] == '/') {
+            while (i < n && src[i] != '\n')
+                i++;
+            out[j++] = '\n';
+        } else if (src[i] == '/' && src[i + 1] == '*') {
+            i += 2;
+            while (i + 1 < n && !(src[i] == '*' && src[i + 1] == '/'))
+                i++;
+            i++;
+            out[j++] = ' ';
+        } else {
+            out[j++] = src[i];
+        }
+    }
+    out[j] = '\0';
+    return out;
+}
+
+static bool matches(const char *text, const char *pattern, int *line)
+{
+    regex_t re;
+    if (regcomp(&re, pattern, REG_EXTENDED | REG_NEWLINE) != 0)
+        return false;
+    regmatch_t m;
+    bool found = regexec(&re, text, 1, &m, 0) == 0;
+    if (found && line) {
+        *line = 1;
+        for (regoff_t i = 0; i < m.rm_so; i++)
+            *line += text[i] == '\n';
+    }
+    regfree(&re);
+    return found;
+}
+
+static void add_check(cJSON *checks, const char *name, bool ok, const char *detail)
+{
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddStringToObject(c, "name", name);
+    cJSON_AddBoolToObject(c, "ok", ok);
+    cJSON_AddStringToObject(c, "detail", detail);
+    cJSON_AddItemToArray(checks, c);
+}
+
+int static_checks(const char *source_text, const rubric *r, cJSON *checks)
+{
+    static const struct {
+        const char *what, *pattern;
+    } forbidden[] = {
+        {"cuBLAS", "cublas|CUBLAS"},
+        {"cuDNN", "cudnn|CUDNN"},
+        {"CUTLASS", "cutlass"},
+        {"Thrust", "thrust/|thrust::"},
+        {"CUB device-wide algorithms", "cub/|cub::Device"},
+        {"system()", "(^|[^A-Za-z0-9_])system[[:space:]]*\\("},
+        {"popen()", "popen[[:space:]]*\\("},
+        {"fork()", "(^|[^A-Za-z0-9_])v?fork[[:space:]]*\\("},
+        {"exec*()", "(^|[^A-Za-z0-9_])exec(l|lp|le|v|vp|vpe|ve)[[:space:]]*\\("},
+        {"fopen()/open()", "(^|[^A-Za-z0-9_])(fopen|freopen|open|openat|creat)[[:space:]]*\\("},
+        {"socket()", "(^|[^A-Za-z0-9_])socket[[:space:]]*\\("},
+    };
+    char *code = code_only(source_text);
+    if (!code)
+        return 1;
+    int failed = 0;
+    char found[512] = "";
+    for (size_t i = 0; i < sizeof forbidden / sizeof forbidden[0]; i++) {
+        int line = 0;
+        if (matches(code, forbidden[i].pattern, &line)) {
+            size_t len = strlen(found);
+            snprintf(found + len, sizeof found - len, "%s%s (line %d)", len ? ", " : "",
+                     forbidden[i].what, line);
+        }
+    }
+    add_check(checks, "no forbidden libraries or calls", !found[0],
+              found[0] ? found : "none of cuBLAS, cuDNN, CUTLASS, Thrust, CUB, system, popen, "
+                                 "fork, exec, fopen/open, socket");
+    failed += found[0] != 0;
+    for (int i = 0; i < r->nrequire; i++) {
+        char name[200], detail[200];
+        bool ok = matches(code, r->require[i], NULL);
+        snprintf(name, sizeof name, "uses %s", r->require[i]);
+        snprintf(detail, sizeof detail, ok ? "found" : "the lab requires code matching %s",
+                 r->require[i]);
+        add_check(checks, name, ok, detail);
+        failed += !ok;
+    }
+    free(code);
+    return failed;
+}

@@ -1,0 +1,64 @@
+/* tilelab grader outputs: the files made from the grader's per-student journal entries.
+ *
+ * Every entry is one cJSON object in the journal schema written by grader.c (student, lab,
+ * build, static, datasets, performance, score{total, max, items[]} ...). Any field may be
+ * missing or null; a missing value is shown as unknown, never guessed. Every file is written
+ * atomically (a temporary file in the same folder, then rename), so an instructor or an upload
+ * script never picks up half a file. Functions return 0 on success and -1 on failure after
+ * filling `err` with one line naming the file.
+ */
+#ifndef TILELAB_GRADER_OUTPUTS_H
+#define TILELAB_GRADER_OUTPUTS_H
+
+#include "harness.h"
+
+#include <cjson/cJSON.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The class gradebook as CSV (RFC 4180: CRLF line ends; fields holding a comma, a quote or a
+ * line break are quoted with their quotes doubled). Header: student,total,max, then the score
+ * items' names, the union over all entries in the order they are first met (entries in the
+ * given order). One row per entry, sorted by student id (byte order); an item a student lacks is
+ * an empty field. Numbers have at most 2 decimals and no trailing zeros (87.5, 10, 0.33). */
+int grader_write_gradebook(const char *path, cJSON *const *entries, int n, tl_error *err);
+
+/* One student's Gradescope autograder results.json: score, execution_time, output, visibility
+ * ("visible"), tests[] (one per score item: name, score, max_score, status "passed"/"failed",
+ * output, visibility copied from the item) and leaderboard[]: "GFLOP/s" (best over the passing
+ * visible datasets, order desc) and "kernel ms" (performance.student_ms, order asc), each left
+ * out when its value is unknown (missing or not positive). */
+int grader_write_results_json(const char *path, const cJSON *entry, tl_error *err);
+
+/* One student's plain-text feedback: the score items (an item whose visibility is not
+ * "visible" is shown only as hidden, without its name, score or output, and the total then
+ * covers the visible items only, since the full total would give the hidden ones away), the
+ * build messages when the build failed, the static checks, one line per dataset (verdict,
+ * kernel time, GFLOP/s, and the detail and stderr of a failure), the performance ratio with its
+ * flags (emulated time, implausible). A hidden dataset is shown only as "hidden" unless its
+ * score item ("hidden dataset NAME (SIZE)") is "visible". */
+int grader_write_feedback(const char *path, const cJSON *entry, tl_error *err);
+
+/* The instructor's class report: one self-contained HTML page (inline CSS and SVG, no script,
+ * nothing fetched): class summary (count, mean, median, min, max total), score distribution in
+ * bins of 10% of the maximum, a table of students, and each student's speed relative to the
+ * reference (reference_ms / student_ms) as horizontal bars with a line at 1.0. `lab` may be
+ * NULL (then the entries' own lab is used). The chart title says when times are emulated (CPU
+ * backend). All text from the entries is HTML-escaped. */
+int grader_write_report_html(const char *path, cJSON *const *entries, int n, const char *lab,
+                             tl_error *err);
+
+/* Writes everything under out_dir (created if missing; its parent must exist): gradebook.csv,
+ * results/<student>/results.json, feedback/<student>.txt and report.html. A student id is used
+ * as a file name with '/' and control characters replaced by '_' (and "", ".", ".." by "_"),
+ * so no id can write outside out_dir. Stops at the first failure. */
+int grader_write_all(const char *out_dir, cJSON *const *entries, int n, const char *lab,
+                     tl_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILELAB_GRADER_OUTPUTS_H */

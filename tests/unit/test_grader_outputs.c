@@ -1,0 +1,480 @@
+/* The grader's output files: gradebook CSV (columns, quoting, numbers), Gradescope
+ * results.json (exact fields, hidden items, leaderboard), student feedback (hidden datasets,
+ * build messages, flags), the HTML report (escaping, SVG, summary) and the file layout. */
+#include <criterion/criterion.h>
+
+#include "outputs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- scratch folder, one per test ------------------------------------------------------- */
+static char g_dir[64];
+
+static void scratch_init(void)
+{
+    strcpy(g_dir, "/tmp/tilelab-outputs-XXXXXX");
+    cr_assert_not_null(mkdtemp(g_dir), "mkdtemp: %s", strerror(errno));
+}
+
+static void remove_tree(const char *path)
+{
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *e;
+        char sub[1024];
+        while ((e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+                snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+                remove_tree(sub);
+            }
+        }
+        closedir(d);
+        rmdir(path);
+    } else {
+        unlink(path);
+    }
+}
+
+static void scratch_fini(void)
+{
+    remove_tree(g_dir);
+}
+
+static const char *scratch(const char *name)
+{
+    static char path[4][512];
+    static int next;
+    char *p = path[next++ % 4];
+    snprintf(p, sizeof path[0], "%s/%s", g_dir, name);
+    return p;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "cannot open %s: %s", path, strerror(errno));
+    char *text = calloc(1, 1 << 20);
+    size_t got = fread(text, 1, (1 << 20) - 1, f);
+    fclose(f);
+    text[got] = '\0';
+    return text;
+}
+
+/* Files under `path` whose name contains `part`, counted recursively. */
+static int count_named(const char *path, const char *part)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    char sub[1024];
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        n += strstr(e->d_name, part) != NULL;
+        snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+        n += count_named(sub, part);
+    }
+    closedir(d);
+    return n;
+}
+
+/* ---- journal entries ---------------------------------------------------------------------- */
+/* One complete entry in the journal schema; tests change what they look at. */
+static const char *const ENTRY =
+    "{\"student\": \"alice\", \"lab\": \"02-tiled\", \"source\": \"alice/template.cu\","
+    " \"source_hash\": \"9f3c\", \"backend\": \"gpu\", \"device\": \"NVIDIA H100 80GB HBM3\","
+    " \"emulated_time\": false, \"graded_at\": \"2026-11-22T03:30:00Z\", \"execution_time\": 12.5,"
+    " \"build\": {\"ok\": true, \"seconds\": 1.2, \"messages\": \"nvcc: fine\"},"
+    " \"static\": [{\"name\": \"no forbidden libraries or calls\", \"ok\": true, \"detail\": \"\"},"
+    "             {\"name\": \"uses __shared__\", \"ok\": true, \"detail\": \"\"}],"
+    " \"datasets\": ["
+    "  {\"name\": \"0\", \"size\": \"32x32x32\", \"hidden\": false, \"verdict\": \"pass\","
+    "   \"detail\": \"PASS: all 1024 elements\", \"kernel_ms\": 0.012, \"gflops\": 5.4,"
+    "   \"stdout\": \"\", \"stderr\": \"\"},"
+    "  {\"name\": \"1\", \"size\": \"64x64x64\", \"hidden\": false, \"verdict\": \"pass\","
+    "   \"detail\": \"PASS\", \"kernel_ms\": 0.02, \"gflops\": 26.2, \"stdout\": \"\", \"stderr\": \"\"},"
+    "  {\"name\": \"2\", \"size\": \"100x100x100\", \"hidden\": false, \"verdict\": \"fail\","
+    "   \"detail\": \"FAIL: 7 elements over the bound\", \"kernel_ms\": 0.01, \"gflops\": 200,"
+    "   \"stdout\": \"\", \"stderr\": \"row 3 col 4 wrong\"},"
+    "  {\"name\": \"7\", \"size\": \"999x777x555\", \"hidden\": true, \"verdict\": \"fail\","
+    "   \"detail\": \"FAIL: SECRET-DETAIL\", \"kernel_ms\": 3.5, \"gflops\": 300,"
+    "   \"stdout\": \"\", \"stderr\": \"SECRET-STDERR\"}],"
+    " \"performance\": {\"student_ms\": 1.3, \"reference_ms\": 1.1, \"ratio\": 0.85,"
+    "   \"implausible\": false, \"emulated\": false, \"dataset\": \"1\"},"
+    " \"score\": {\"total\": 87.5, \"max\": 100, \"items\": ["
+    "  {\"name\": \"compile\", \"score\": 10, \"max_score\": 10, \"status\": \"passed\","
+    "   \"visibility\": \"visible\", \"output\": \"builds\"},"
+    "  {\"name\": \"dataset 0 (32x32x32)\", \"score\": 12, \"max_score\": 12, \"status\": \"passed\","
+    "   \"visibility\": \"visible\", \"output\": \"pass: PASS\"},"
+    "  {\"name\": \"dataset 2 (100x100x100)\", \"score\": 0, \"max_score\": 12, \"status\": \"failed\","
+    "   \"visibility\": \"visible\", \"output\": \"fail: FAIL\"},"
+    "  {\"name\": \"hidden dataset 7 (999x777x555)\", \"score\": 0, \"max_score\": 12,"
+    "   \"status\": \"failed\", \"visibility\": \"after_due_date\", \"output\": \"fail: SECRET-DETAIL\"}]}"
+    "}";
+
+static cJSON *entry(const char *student, double total)
+{
+    cJSON *e = cJSON_Parse(ENTRY);
+    cr_assert_not_null(e);
+    cJSON_ReplaceItemInObject(e, "student", cJSON_CreateString(student));
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(e, "score"), "total", cJSON_CreateNumber(total));
+    return e;
+}
+
+static cJSON *score_items(cJSON *e)
+{
+    return cJSON_GetObjectItem(cJSON_GetObjectItem(e, "score"), "items");
+}
+
+static cJSON *simple_item(const char *name, double score)
+{
+    cJSON *it = cJSON_CreateObject();
+    cJSON_AddStringToObject(it, "name", name);
+    cJSON_AddNumberToObject(it, "score", score);
+    cJSON_AddNumberToObject(it, "max_score", 10);
+    cJSON_AddStringToObject(it, "status", "passed");
+    cJSON_AddStringToObject(it, "visibility", "visible");
+    cJSON_AddStringToObject(it, "output", "");
+    return it;
+}
+
+/* Names of an object's members, in order, joined with commas. */
+static void keys_of(const cJSON *o, char *out, size_t size)
+{
+    out[0] = '\0';
+    const cJSON *c;
+    cJSON_ArrayForEach(c, o) {
+        strncat(out, c->string, size - strlen(out) - 2);
+        strcat(out, ",");
+    }
+}
+
+/* ---- gradebook.csv ------------------------------------------------------------------------ */
+TestSuite(gradebook, .init = scratch_init, .fini = scratch_fini);
+
+Test(gradebook, columns_are_the_union_in_first_seen_order_and_rows_sorted)
+{
+    cJSON *zed = cJSON_CreateObject(), *bob = cJSON_CreateObject();
+    cJSON_AddStringToObject(zed, "student", "zed");
+    cJSON *s = cJSON_AddObjectToObject(zed, "score");
+    cJSON_AddNumberToObject(s, "total", 15);
+    cJSON_AddNumberToObject(s, "max", 20);
+    cJSON *items = cJSON_AddArrayToObject(s, "items");
+    cJSON_AddItemToArray(items, simple_item("compile", 10));
+    cJSON_AddItemToArray(items, simple_item("perf", 5));
+    cJSON_AddStringToObject(bob, "student", "bob");
+    s = cJSON_AddObjectToObject(bob, "score");
+    cJSON_AddNumberToObject(s, "total", 18);
+    cJSON_AddNumberToObject(s, "max", 20);
+    items = cJSON_AddArrayToObject(s, "items");
+    cJSON_AddItemToArray(items, simple_item("extra", 8));
+    cJSON_AddItemToArray(items, simple_item("compile", 10));
+    cJSON *entries[] = {zed, bob};
+    tl_error err = {{0}};
+    cr_assert_eq(grader_write_gradebook(scratch("g.csv"), entries, 2, &err), 0, "%s", err.msg);
+    char *text = slurp(scratch("g.csv"));
+    cr_assert_str_eq(text, "student,total,max,compile,perf,extra\r\n"
+                           "bob,18,20,10,,8\r\n"
+                           "zed,15,20,10,5,\r\n");
+    free(text);
+    cJSON_Delete(zed);
+    cJSON_Delete(bob);
+}
+
+Test(gradebook, quotes_commas_quotes_and_line_breaks)
+{
+    cJSON *e = entry("o\"brien, jr", 50);
+    cJSON_AddItemToArray(score_items(e), simple_item("speed, \"fast\"\nbonus", 3));
+    cJSON *entries[] = {e};
+    tl_error err = {{0}};
+    cr_assert_eq(grader_write_gradebook(scratch("g.csv"), entries, 1, &err), 0, "%s", err.msg);
+    char *text = slurp(scratch("g.csv"));
+    cr_assert_not_null(strstr(text, ",\"speed, \"\"fast\"\"\nbonus\"\r\n"), "header: %s", text);
+    cr_assert_not_null(strstr(text, "\r\n\"o\"\"brien, jr\",50,100,"), "row: %s", text);
+    /* A plain name stays unquoted. */
+    cr_assert_not_null(strstr(text, "student,total,max,compile,dataset 0 (32x32x32),"));
+    free(text);
+    cJSON_Delete(e);
+}
+
+Test(gradebook, numbers_have_at_most_two_decimals_and_no_trailing_zeros)
+{
+    cJSON *e = entry("amy", 87.5);
+    cJSON *items = score_items(e);
+    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(items, 0), "score", cJSON_CreateNumber(10.0 / 3));
+    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(items, 1), "score", cJSON_CreateNumber(12.10));
+    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(items, 2), "score", cJSON_CreateNumber(-0.0001));
+    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(items, 3), "score", cJSON_CreateNumber(7.999));
+    cJSON *entries[] = {e};
+    tl_error err = {{0}};
+    cr_assert_eq(grader_write_gradebook(scratch("g.csv"), entries, 1, &err), 0, "%s", err.msg);
+    char *text = slurp(scratch("g.csv"));
+    char *row = strstr(text, "\r\n");
+    cr_assert_not_null(row);
+    cr_assert_str_eq(row + 2, "amy,87.5,100,3.33,12.1,0,8\r\n");
+    free(text);
+    cJSON_Delete(e);
+}
+
+/* ---- results.json --------------------------------------------------------------------------- */
+TestSuite(results_json, .init = scratch_init, .fini = scratch_fini);
+
+static cJSON *write_and_parse(const cJSON *e)
+{
+    tl_error err = {{0}};
+    cr_assert_eq(grader_write_results_json(scratch("results.json"), e, &err), 0, "%s", err.msg);
+    char *text = slurp(scratch("results.json"));
+    cJSON *doc = cJSON_Parse(text);
+    cr_assert_not_null(doc, "not JSON: %s", text);
+    free(text);
+    return doc;
+}
+
+Test(results_json, has_exactly_the_gradescope_fields_and_values)
+{
+    cJSON *e = entry("alice", 87.5);
+    cJSON *doc = write_and_parse(e);
+    char keys[512];
+    keys_of(doc, keys, sizeof keys);
+    cr_assert_str_eq(keys, "score,execution_time,output,visibility,tests,leaderboard,");
+    cr_assert_float_eq(cJSON_GetObjectItem(doc, "score")->valuedouble, 87.5, 1e-9);
+    cr_assert_float_eq(cJSON_GetObjectItem(doc, "execution_time")->valuedouble, 12.5, 1e-9);
+    cr_assert_str_eq(cJSON_GetObjectItem(doc, "visibility")->valuestring, "visible");
+    cr_assert(cJSON_IsString(cJSON_GetObjectItem(doc, "output")));
+    const cJSON *tests = cJSON_GetObjectItem(doc, "tests"), *t;
+    cr_assert_eq(cJSON_GetArraySize(tests), 4);
+    cJSON_ArrayForEach(t, tests) {
+        keys_of(t, keys, sizeof keys);
+        cr_assert_str_eq(keys, "name,score,max_score,status,output,visibility,");
+    }
+    t = cJSON_GetArrayItem(tests, 2);
+    cr_assert_str_eq(cJSON_GetObjectItem(t, "name")->valuestring, "dataset 2 (100x100x100)");
+    cr_assert_float_eq(cJSON_GetObjectItem(t, "max_score")->valuedouble, 12, 1e-9);
+    cr_assert_str_eq(cJSON_GetObjectItem(t, "status")->valuestring, "failed");
+    cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(tests, 0), "status")->valuestring,
+                     "passed");
+    const cJSON *board = cJSON_GetObjectItem(doc, "leaderboard"), *l;
+    cr_assert_eq(cJSON_GetArraySize(board), 2);
+    cJSON_ArrayForEach(l, board) {
+        keys_of(l, keys, sizeof keys);
+        cr_assert_str_eq(keys, "name,value,order,");
+    }
+    cJSON_Delete(doc);
+    cJSON_Delete(e);
+}
+
+Test(results_json, hidden_items_keep_their_visibility)
+{
+    cJSON *e = entry("alice", 87.5);
+    cJSON *doc = write_and_parse(e);
+    const cJSON *t = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "tests"), 3);
+    cr_assert_str_eq(cJSON_GetObjectItem(t, "name")->valuestring, "hidden dataset 7 (999x777x555)");
+    cr_assert_str_eq(cJSON_GetObjectItem(t, "visibility")->valuestring, "after_due_date");
+    /* The top-level summary is visible before the due date: it must not count hidden datasets. */
+    cr_assert_null(strstr(cJSON_GetObjectItem(doc, "output")->valuestring, "SECRET"));
+    cr_assert_not_null(strstr(cJSON_GetObjectItem(doc, "output")->valuestring, "2 of 3 visible"));
+    cJSON_Delete(doc);
+    cJSON_Delete(e);
+}
+
+Test(results_json, leaderboard_uses_passing_visible_datasets_and_omits_unknowns)
+{
+    cJSON *e = entry("alice", 87.5);
+    cJSON *doc = write_and_parse(e);
+    const cJSON *board = cJSON_GetObjectItem(doc, "leaderboard");
+    const cJSON *g = cJSON_GetArrayItem(board, 0), *ms = cJSON_GetArrayItem(board, 1);
+    cr_assert_str_eq(cJSON_GetObjectItem(g, "name")->valuestring, "GFLOP/s");
+    /* 200 (failed) and 300 (hidden) are higher but must not count. */
+    cr_assert_float_eq(cJSON_GetObjectItem(g, "value")->valuedouble, 26.2, 1e-9);
+    cr_assert_str_eq(cJSON_GetObjectItem(g, "order")->valuestring, "desc");
+    cr_assert_str_eq(cJSON_GetObjectItem(ms, "name")->valuestring, "kernel ms");
+    cr_assert_float_eq(cJSON_GetObjectItem(ms, "value")->valuedouble, 1.3, 1e-9);
+    cr_assert_str_eq(cJSON_GetObjectItem(ms, "order")->valuestring, "asc");
+    cJSON_Delete(doc);
+    /* No passing run and no timing: the leaderboard is empty, not zeros. */
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(e, "performance"), "student_ms",
+                              cJSON_CreateNull());
+    const cJSON *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItem(e, "datasets"))
+        cJSON_ReplaceItemInObject((cJSON *)d, "verdict", cJSON_CreateString("timeout"));
+    doc = write_and_parse(e);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "leaderboard")), 0);
+    cJSON_Delete(doc);
+    cJSON_Delete(e);
+}
+
+/* ---- feedback -------------------------------------------------------------------------------- */
+TestSuite(feedback, .init = scratch_init, .fini = scratch_fini);
+
+static char *feedback_of(const cJSON *e)
+{
+    tl_error err = {{0}};
+    cr_assert_eq(grader_write_feedback(scratch("f.txt"), e, &err), 0, "%s", err.msg);
+    return slurp(scratch("f.txt"));
+}
+
+Test(feedback, hides_hidden_datasets_and_shows_visible_failures)
+{
+    cJSON *e = entry("alice", 87.5);
+    char *text = feedback_of(e);
+    cr_assert_null(strstr(text, "SECRET"), "hidden details leaked:\n%s", text);
+    cr_assert_null(strstr(text, "999x777x555"), "hidden size leaked:\n%s", text);
+    cr_assert_not_null(strstr(text, "hidden dataset: hidden"), "%s", text);
+    cr_assert_not_null(strstr(text, "FAIL: 7 elements over the bound"), "%s", text);
+    cr_assert_not_null(strstr(text, "row 3 col 4 wrong"), "%s", text);
+    cr_assert_not_null(strstr(text, "compile: 10 / 10, passed"), "%s", text);
+    /* With a hidden item, the total covers the visible items only. */
+    cr_assert_not_null(strstr(text, "Score on visible items: 22 / 34 (1 hidden item worth 12"),
+                       "%s", text);
+    cr_assert_not_null(strstr(text, "0.85x the reference"), "%s", text);
+    free(text);
+    /* Once the rubric makes hidden datasets visible, they are shown like the others. */
+    cJSON *hidden_item = cJSON_GetArrayItem(score_items(e), 3);
+    cJSON_ReplaceItemInObject(hidden_item, "visibility", cJSON_CreateString("visible"));
+    text = feedback_of(e);
+    cr_assert_not_null(strstr(text, "hidden 7 (999x777x555): fail"), "%s", text);
+    cr_assert_not_null(strstr(text, "SECRET-DETAIL"), "%s", text);
+    cr_assert_not_null(strstr(text, "Total: 87.5 / 100"), "%s", text);
+    free(text);
+    cJSON_Delete(e);
+}
+
+Test(feedback, shows_build_messages_only_when_the_build_failed)
+{
+    cJSON *e = entry("alice", 10);
+    char *text = feedback_of(e);
+    cr_assert_null(strstr(text, "nvcc: fine"), "%s", text);
+    cr_assert_not_null(strstr(text, "Build: ok"), "%s", text);
+    free(text);
+    cJSON *build = cJSON_GetObjectItem(e, "build");
+    cJSON_ReplaceItemInObject(build, "ok", cJSON_CreateFalse());
+    cJSON_ReplaceItemInObject(build, "messages",
+                              cJSON_CreateString("template.cu(12): error: expected a \";\"\n"
+                                                 "1 error detected"));
+    text = feedback_of(e);
+    cr_assert_not_null(strstr(text, "Build: FAILED"), "%s", text);
+    cr_assert_not_null(strstr(text, "  template.cu(12): error: expected a \";\"\n  1 error"),
+                       "%s", text);
+    free(text);
+    cJSON_Delete(e);
+}
+
+Test(feedback, marks_emulated_and_implausible_timings)
+{
+    cJSON *e = entry("alice", 87.5);
+    char *text = feedback_of(e);
+    cr_assert_null(strstr(text, "emulated"), "%s", text);
+    cr_assert_null(strstr(text, "implausible"), "%s", text);
+    free(text);
+    cJSON *perf = cJSON_GetObjectItem(e, "performance");
+    cJSON_ReplaceItemInObject(perf, "emulated", cJSON_CreateTrue());
+    cJSON_ReplaceItemInObject(perf, "implausible", cJSON_CreateTrue());
+    text = feedback_of(e);
+    cr_assert_not_null(strstr(text, "emulated time (CPU backend)"), "%s", text);
+    cr_assert_not_null(strstr(text, "implausible \u2014 under review"), "%s", text);
+    free(text);
+    cJSON_Delete(e);
+}
+
+/* ---- report.html ------------------------------------------------------------------------------ */
+TestSuite(report_html, .init = scratch_init, .fini = scratch_fini);
+
+Test(report_html, escapes_names_and_holds_summary_and_charts)
+{
+    cJSON *a = entry("<script>alert('x')</script>", 87.5), *b = entry("bob & \"co\"", 60);
+    cJSON *entries[] = {a, b};
+    tl_error err = {{0}};
+    cr_assert_eq(grader_write_report_html(scratch("r.html"), entries, 2, "02-tiled", &err), 0,
+                 "%s", err.msg);
+    char *text = slurp(scratch("r.html"));
+    cr_assert_null(strstr(text, "<script"), "unescaped name in the report");
+    cr_assert_not_null(strstr(text, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"));
+    cr_assert_not_null(strstr(text, "bob &amp; &quot;co&quot;"));
+    cr_assert_not_null(strstr(text, "<svg"));
+    cr_assert_not_null(strstr(text, "<td class=\"mean\">73.75</td>"), "mean missing");
+    cr_assert_not_null(strstr(text, ">reference</text>"));
+    /* No external resources: nothing is fetched when the page is opened. */
+    cr_assert_null(strstr(text, "src="));
+    cr_assert_null(strstr(text, "href="));
+    cr_assert_null(strstr(text, "emulated time (CPU backend)"));
+    /* Rows are sorted by id in byte order: '<' (0x3c) comes before 'b'. */
+    char *first = strstr(text, "<tr class=\"student\"><td>");
+    cr_assert_not_null(first);
+    cr_assert_eq(strncmp(first + strlen("<tr class=\"student\"><td>"), "&lt;script", 10), 0);
+    free(text);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+}
+
+Test(report_html, marks_emulated_time_in_the_chart_title)
+{
+    cJSON *a = entry("amy", 50);
+    cJSON_ReplaceItemInObject(a, "emulated_time", cJSON_CreateTrue());
+    cJSON *entries[] = {a};
+    tl_error err = {{0}};
+    cr_assert_eq(grader_write_report_html(scratch("r.html"), entries, 1, NULL, &err), 0, "%s",
+                 err.msg);
+    char *text = slurp(scratch("r.html"));
+    char *speed = strstr(text, "<section id=\"speed\"><h2>");
+    cr_assert_not_null(speed);
+    char *end = strstr(speed, "</h2>");
+    cr_assert_not_null(end);
+    *end = '\0';
+    cr_assert_not_null(strstr(speed, "emulated time (CPU backend)"), "title: %s", speed);
+    /* Without a lab argument the entries' own lab names the page. */
+    cr_assert_not_null(strstr(text, "<title>tilelab class report: 02-tiled</title>"));
+    free(text);
+    cJSON_Delete(a);
+}
+
+/* ---- the whole output folder -------------------------------------------------------------------- */
+TestSuite(write_all, .init = scratch_init, .fini = scratch_fini);
+
+Test(write_all, writes_every_file_inside_out_dir_and_leaves_no_temporaries)
+{
+    cJSON *a = entry("alice", 87.5), *b = entry("../evil", 10);
+    cJSON *entries[] = {a, b};
+    tl_error err = {{0}};
+    const char *out = scratch("out");
+    cr_assert_eq(grader_write_all(out, entries, 2, "02-tiled", &err), 0, "%s", err.msg);
+    const char *want[] = {"out/gradebook.csv", "out/report.html", "out/results/alice/results.json",
+                          "out/feedback/alice.txt", "out/results/.._evil/results.json",
+                          "out/feedback/.._evil.txt"};
+    struct stat st;
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        cr_assert_eq(stat(scratch(want[i]), &st), 0, "missing %s", want[i]);
+        cr_assert_gt(st.st_size, 0, "empty %s", want[i]);
+    }
+    /* "../evil" must not climb out of out/. */
+    cr_assert_neq(stat(scratch("out/evil.txt"), &st), 0);
+    cr_assert_neq(stat(scratch("out/evil"), &st), 0);
+    /* Rewriting replaces the files in place, still with no temporary left behind. */
+    cr_assert_eq(grader_write_all(out, entries, 2, "02-tiled", &err), 0, "%s", err.msg);
+    cr_assert_eq(count_named(g_dir, ".tmp"), 0);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+}
+
+Test(write_all, failure_names_the_file_and_leaves_nothing)
+{
+    cJSON *a = entry("alice", 87.5);
+    tl_error err = {{0}};
+    cr_assert_eq(grader_write_feedback(scratch("no/such/folder/f.txt"), a, &err), -1);
+    cr_assert_not_null(strstr(err.msg, "no/such/folder/f.txt"), "%s", err.msg);
+    cr_assert_eq(grader_write_results_json(scratch("no/r.json"), NULL, &err), -1);
+    cr_assert_eq(count_named(g_dir, ""), 0);
+    /* The rename fails (a folder sits where the file goes): the temporary must not stay. */
+    cr_assert_eq(mkdir(scratch("gradebook.csv"), 0755), 0);
+    cJSON *entries[] = {a};
+    cr_assert_eq(grader_write_gradebook(scratch("gradebook.csv"), entries, 1, &err), -1);
+    cr_assert_not_null(strstr(err.msg, "cannot replace the file"), "%s", err.msg);
+    cr_assert_eq(count_named(g_dir, ".tmp"), 0);
+    cJSON_Delete(a);
+}
