@@ -20,6 +20,7 @@ typedef struct grade_options {
     int timeout;             /* seconds per dataset run */
     int reps;                /* timed repetitions */
     bool quiet;
+    const char *timing_lock; /* set by grade_class: file the timed parts take turns on */
 } grade_options;
 
 /* ---- rubric (checks.c) ------------------------------------------------------------------- */

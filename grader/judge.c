@@ -130,11 +130,20 @@ static int command(const grade_options *o, const lab_program *program, const cha
         for (int i = 0; i < 4; i++)
             for (int k = 0; k < 3; k++)
                 argv[n++] = (char *)binds[i][k];
+        if (o->timing_lock) {
+            argv[n++] = "--bind";
+            argv[n++] = (char *)o->timing_lock;
+            argv[n++] = "/judge/timing.lock";
+        }
         argv[n++] = "--chdir";
         argv[n++] = "/judge/out";
         argv[n++] = (char *)program->path;
         argv[n++] = "--judge";
         argv[n++] = "/judge/out";
+        if (o->timing_lock) {
+            argv[n++] = "--lock";
+            argv[n++] = "/judge/timing.lock";
+        }
         argv[n++] = "--reps";
         argv[n++] = reps;
         argv[n++] = "/judge/inputs";
@@ -142,6 +151,10 @@ static int command(const grade_options *o, const lab_program *program, const cha
         argv[n++] = (char *)program->path;
         argv[n++] = "--judge";
         argv[n++] = (char *)results;
+        if (o->timing_lock) {
+            argv[n++] = "--lock";
+            argv[n++] = (char *)o->timing_lock;
+        }
         argv[n++] = "--reps";
         argv[n++] = reps;
         argv[n++] = (char *)inputs;
