@@ -7,6 +7,8 @@ export TILELAB_ROOT="$root"
 work="$(mktemp -d)"; trap '[ "$bg" != 0 ] && kill -9 -- -"$bg" 2>/dev/null; rm -rf "$work"' EXIT
 bg=0
 class="$root/examples/submissions/02-tiled"
+# The CPU backend gives the same verdicts on every machine (a GPU may pass a race by luck).
+cli_grade() { cli_grade "$@" --backend cpu; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 col() { # col FILE STUDENT COLUMN-NAME: a gradebook cell
   awk -F, -v s="$2" -v c="$3" 'NR==1 { for (i = 1; i <= NF; i++) if ($i == c) k = i } $1 == s { print $k }' "$1"
@@ -18,7 +20,7 @@ case "$case_name" in
 example_class)
   # Hidden datasets at sizes that are not tile multiples: erin's unguarded loads go wrong there.
   "$cli" datasets 03 --size 100 --size 47 --seed 5 --out "$work/hidden" >/dev/null || fail "datasets"
-  "$cli" grade "$class" --lab 02 --out "$work/out" --hidden "$work/hidden" --timeout 10 --jobs 2 \
+  cli_grade "$class" --lab 02 --out "$work/out" --hidden "$work/hidden" --timeout 10 --jobs 2 \
     >"$work/stdout" 2>"$work/stderr" || { cat "$work/stderr"; fail "grade exited $?"; }
   cat "$work/stdout"
   gb="$work/out/gradebook.csv"
@@ -52,8 +54,8 @@ example_class)
 resume)
   # Grade, kill -9 in the middle, grade again: the gradebook matches an uninterrupted grading
   # (timing-based columns aside) and the finished submissions were not graded twice.
-  "$cli" grade "$class" --lab 02 --out "$work/full" --timeout 5 --jobs 2 --quiet >/dev/null 2>&1 || fail "full run"
-  setsid "$cli" grade "$class" --lab 02 --out "$work/out" --timeout 5 --jobs 1 --quiet >/dev/null 2>&1 &
+  cli_grade "$class" --lab 02 --out "$work/full" --timeout 5 --jobs 2 --quiet >/dev/null 2>&1 || fail "full run"
+  setsid cli_grade "$class" --lab 02 --out "$work/out" --timeout 5 --jobs 1 --quiet >/dev/null 2>&1 &
   bg=$!
   for _ in $(seq 1 600); do
     [ "$(ls "$work/out/journal" 2>/dev/null | grep -c '\.json$')" -ge 3 ] && break
@@ -64,24 +66,24 @@ resume)
   [ "$before" -ge 3 ] && [ "$before" -lt 10 ] || fail "the kill came at a bad time ($before graded)"
   stamp="$(stat -c %Y "$work/out/journal/alice.json")"
   sleep 1
-  "$cli" grade "$class" --lab 02 --out "$work/out" --timeout 5 --jobs 2 --quiet >/dev/null 2>&1 || fail "resumed run"
+  cli_grade "$class" --lab 02 --out "$work/out" --timeout 5 --jobs 2 --quiet >/dev/null 2>&1 || fail "resumed run"
   [ "$(stat -c %Y "$work/out/journal/alice.json")" = "$stamp" ] || fail "alice was graded again"
   strip() { cut -d, -f1,3-9 "$1"; } # drop total and performance: they depend on timings
   diff <(strip "$work/full/gradebook.csv") <(strip "$work/out/gradebook.csv") || fail "gradebooks differ"
   ;;
 lock)
-  setsid "$cli" grade "$class" --lab 02 --out "$work/out" --timeout 30 --jobs 1 --quiet >/dev/null 2>&1 &
+  setsid cli_grade "$class" --lab 02 --out "$work/out" --timeout 30 --jobs 1 --quiet >/dev/null 2>&1 &
   bg=$!
   for _ in $(seq 1 100); do [ -e "$work/out/.lock" ] && break; sleep 0.1; done
   sleep 0.5
-  "$cli" grade "$class" --lab 02 --out "$work/out" --quiet >"$work/o" 2>&1; rc=$?
+  cli_grade "$class" --lab 02 --out "$work/out" --quiet >"$work/o" 2>&1; rc=$?
   cat "$work/o"
   [ "$rc" = 2 ] && grep -q "another grader is working on this folder" "$work/o" || fail "no lock (exit $rc)"
   ;;
 output_cap)
   mkdir -p "$work/class/chatty"
   cp "$root/tests/grader/chatty/template.cu" "$work/class/chatty/"
-  "$cli" grade "$work/class" --lab 02 --out "$work/out" --timeout 30 --quiet \
+  cli_grade "$work/class" --lab 02 --out "$work/out" --timeout 30 --quiet \
     --datasets "$root/datasets/02-tiled" >/dev/null 2>&1 || fail "grade"
   size=$(grep -o '"stdout":[[:space:]]*"[^"]*"' "$work/out/journal/chatty.json" | head -1 | wc -c)
   [ "$size" -gt 60000 ] && [ "$size" -lt 70000 ] || fail "stdout kept $size bytes (cap 64 KiB)"
@@ -91,7 +93,7 @@ browser)
   # The report renders in headless Chromium (skipped, with a message, without one).
   mkdir -p "$work/class"
   cp -r "$class/alice" "$class/bob" "$class/heidi" "$work/class/"
-  "$cli" grade "$work/class" --lab 02 --out "$work/out" --timeout 30 --quiet >/dev/null 2>&1 || fail "grade"
+  cli_grade "$work/class" --lab 02 --out "$work/out" --timeout 30 --quiet >/dev/null 2>&1 || fail "grade"
   "$root/tests/grader_browser/check_report.sh" "$work/out/report.html"; rc=$?
   exit $rc
   ;;
