@@ -8,7 +8,7 @@ work="$(mktemp -d)"; trap '[ "$bg" != 0 ] && kill -9 -- -"$bg" 2>/dev/null; rm -
 bg=0
 class="$root/examples/submissions/02-tiled"
 # The CPU backend gives the same verdicts on every machine (a GPU may pass a race by luck).
-cli_grade() { cli_grade "$@" --backend cpu; }
+cli_grade() { "$cli" grade "$@" --backend cpu; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 col() { # col FILE STUDENT COLUMN-NAME: a gradebook cell
   awk -F, -v s="$2" -v c="$3" 'NR==1 { for (i = 1; i <= NF; i++) if ($i == c) k = i } $1 == s { print $k }' "$1"
@@ -55,7 +55,7 @@ resume)
   # Grade, kill -9 in the middle, grade again: the gradebook matches an uninterrupted grading
   # (timing-based columns aside) and the finished submissions were not graded twice.
   cli_grade "$class" --lab 02 --out "$work/full" --timeout 5 --jobs 2 --quiet >/dev/null 2>&1 || fail "full run"
-  setsid cli_grade "$class" --lab 02 --out "$work/out" --timeout 5 --jobs 1 --quiet >/dev/null 2>&1 &
+  setsid "$cli" grade "$class" --lab 02 --out "$work/out" --timeout 5 --jobs 1 --quiet >/dev/null 2>&1 --backend cpu &
   bg=$!
   for _ in $(seq 1 600); do
     [ "$(ls "$work/out/journal" 2>/dev/null | grep -c '\.json$')" -ge 3 ] && break
@@ -72,7 +72,7 @@ resume)
   diff <(strip "$work/full/gradebook.csv") <(strip "$work/out/gradebook.csv") || fail "gradebooks differ"
   ;;
 lock)
-  setsid cli_grade "$class" --lab 02 --out "$work/out" --timeout 30 --jobs 1 --quiet >/dev/null 2>&1 &
+  setsid "$cli" grade "$class" --lab 02 --out "$work/out" --timeout 30 --jobs 1 --quiet >/dev/null 2>&1 --backend cpu &
   bg=$!
   for _ in $(seq 1 100); do [ -e "$work/out/.lock" ] && break; sleep 0.1; done
   sleep 0.5
