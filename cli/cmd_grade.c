@@ -36,7 +36,8 @@ static const char usage[] =
     "feedback/<student>.txt, report.html, and journal/ (one file per graded submission: running\n"
     "again skips unchanged submissions, so an interrupted grading resumes where it stopped).\n"
     "\n"
-    "exit status: 0 graded, 2 bad usage or input, 3 the grader could not run\n";
+    "exit status: 0 graded (whatever the scores), 2 bad usage, bad input, or the grader could not\n"
+    "run (the message says which)\n";
 
 static int run(int argc, char **argv)
 {

@@ -40,6 +40,7 @@ typedef struct context {
     int perf_index;        /* the dataset performance is measured on */
     double reference_ms, cublas_ms;
     char device[128];
+    uint64_t rubric_hash;
 } context;
 
 static char *read_text(const char *path)
@@ -226,12 +227,20 @@ static void journal_path(const context *c, const char *student, char *out, size_
     snprintf(out, size, "%.3000s/journal/%.200s.json", c->o->out, student);
 }
 
-/* The fingerprint of what a journal entry was graded against. */
+/* The fingerprint of what a journal entry was graded against: the source, the rubric, each
+ * dataset (path, size and time of its expected output) and the backend. */
 static void grading_key(const context *c, const char *hash, char *out, size_t size)
 {
-    uint64_t h = fnv(hash);
-    for (int i = 0; i < c->nds; i++)
-        h ^= fnv(c->ds[i].path) + (uint64_t)i * 0x9e3779b97f4a7c15u;
+    uint64_t h = fnv(hash) ^ c->rubric_hash;
+    for (int i = 0; i < c->nds; i++) {
+        char stamp[PATH_MAX + 64];
+        struct stat st;
+        snprintf(stamp, sizeof stamp, "%.3000s/output.raw", c->ds[i].path);
+        if (stat(stamp, &st) == 0)
+            snprintf(stamp + strlen(stamp), 64, ":%lld:%lld", (long long)st.st_size,
+                     (long long)st.st_mtime);
+        h ^= fnv(stamp) + (uint64_t)i * 0x9e3779b97f4a7c15u;
+    }
     h ^= fnv(c->o->backend == LAB_BACKEND_CPU ? "cpu" : "gpu");
     snprintf(out, size, "%016" PRIx64, h);
 }
@@ -521,14 +530,18 @@ int grade_class(const grade_options *opts, tl_error *err)
         free(c);
         return -1;
     }
+    char *rubric_text = read_text(path);
+    c->rubric_hash = fnv(rubric_text ? rubric_text : "");
+    free(rubric_text);
     if (mkdir(o->out, 0755) != 0 && errno != EEXIST) {
         free(c);
         return tl_error_set(err, "%s: cannot create the output folder: %s", o->out, strerror(errno));
     }
     snprintf(path, sizeof path, "%.3000s/journal", o->out);
     mkdir(path, 0755);
-    if (o->backend == LAB_BACKEND_GPU && o->jobs > 1) {
-        /* Timed parts of GPU runs take turns on this file (the program may run as nobody). */
+    if (o->jobs > 1) {
+        /* Timed parts take turns on this file, on a GPU and on the CPU backend alike (the
+         * program may run as nobody). */
         snprintf(timing_lock, sizeof timing_lock, "%.3000s/.timing.lock", o->out);
         int fd = open(timing_lock, O_CREAT | O_RDWR, 0666);
         if (fd >= 0) {
