@@ -539,15 +539,21 @@ int grade_class(const grade_options *opts, tl_error *err)
     }
     snprintf(path, sizeof path, "%.3000s/journal", o->out);
     mkdir(path, 0755);
+    static char timing_dir[64];
+    timing_dir[0] = '\0';
     if (o->jobs > 1) {
-        /* Timed parts take turns on this file, on a GPU and on the CPU backend alike (the
-         * program may run as nobody). */
-        snprintf(timing_lock, sizeof timing_lock, "%.3000s/.timing.lock", o->out);
-        int fd = open(timing_lock, O_CREAT | O_RDWR, 0666);
-        if (fd >= 0) {
-            fchmod(fd, 0666);
-            close(fd);
-            copy.timing_lock = timing_lock;
+        /* Timed parts take turns on this file, on a GPU and on the CPU backend alike. It lives
+         * in a folder of its own under /tmp because the program may run as nobody, who cannot
+         * reach into the instructor's folders. */
+        snprintf(timing_dir, sizeof timing_dir, "/tmp/tilelab-timing-XXXXXX");
+        if (mkdtemp(timing_dir) && chmod(timing_dir, 0755) == 0) {
+            snprintf(timing_lock, sizeof timing_lock, "%s/lock", timing_dir);
+            int fd = open(timing_lock, O_CREAT | O_RDWR, 0666);
+            if (fd >= 0) {
+                fchmod(fd, 0666);
+                close(fd);
+                copy.timing_lock = timing_lock;
+            }
         }
     }
     /* One grader per output folder: a second would interleave journals and outputs. */
@@ -648,6 +654,10 @@ int grade_class(const grade_options *opts, tl_error *err)
                         "%s/report.html\n", n, tl_clock_now() - started, o->out, o->out);
     free(subs);
 done:
+    if (copy.timing_lock) {
+        unlink(copy.timing_lock);
+        rmdir(timing_dir);
+    }
     flock(lock, LOCK_UN);
     close(lock);
     free(c);
