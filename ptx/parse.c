@@ -158,6 +158,32 @@ static int parse_align(parser *p, int64_t *align)
     return 0;
 }
 
+/* ".align A .TYPE NAME" or ".align A .TYPE NAME[COUNT]", the shape shared by variable,
+ * parameter and module declarations. */
+typedef struct declaration {
+    int64_t align, count;
+    int type;
+    token name;
+} declaration;
+
+static int parse_declaration(parser *p, declaration *d)
+{
+    if (parse_align(p, &d->align) != 0)
+        return -1;
+    token type = lex_next(&p->lx);
+    d->type = ptx_type_from_directive(type.text);
+    if (d->type < 0)
+        return fail(p, type.line, "expected a type, found \"%s\"", type.text);
+    d->name = lex_next(&p->lx);
+    d->count = 1;
+    if (strcmp(lex_peek(&p->lx).text, "[") == 0) {
+        lex_next(&p->lx);
+        if (parse_int(p, lex_next(&p->lx), &d->count) != 0 || expect(p, "]") != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* ".reg .f32 %f<57>;" or ".reg .b32 %r, %s;" */
 static int parse_reg_decl(parser *p)
 {
@@ -193,20 +219,12 @@ static int parse_reg_decl(parser *p)
 /* ".shared .align 4 .b8 NAME[1024];" (or .local); arrays of any element type. */
 static int parse_var_decl(parser *p, sym_kind kind)
 {
-    int64_t align;
-    if (parse_align(p, &align) != 0)
+    declaration d;
+    if (parse_declaration(p, &d) != 0)
         return -1;
-    token type = lex_next(&p->lx);
-    int ty = ptx_type_from_directive(type.text);
-    if (ty < 0)
-        return fail(p, type.line, "expected a type, found \"%s\"", type.text);
-    token name = lex_next(&p->lx);
-    int64_t count = 1;
-    if (strcmp(lex_peek(&p->lx).text, "[") == 0) {
-        lex_next(&p->lx);
-        if (parse_int(p, lex_next(&p->lx), &count) != 0 || expect(p, "]") != 0)
-            return -1;
-    }
+    int64_t align = d.align, count = d.count;
+    int ty = d.type;
+    token name = d.name;
     if (strcmp(lex_peek(&p->lx).text, "=") == 0)
         return fail(p, name.line, "initialised .shared/.local variables are not supported");
     if (expect(p, ";") != 0)
@@ -230,20 +248,12 @@ static int parse_params(parser *p)
     for (;;) {
         if (expect(p, ".param") != 0)
             return -1;
-        int64_t align;
-        if (parse_align(p, &align) != 0)
+        declaration d;
+        if (parse_declaration(p, &d) != 0)
             return -1;
-        token type = lex_next(&p->lx);
-        int ty = ptx_type_from_directive(type.text);
-        if (ty < 0)
-            return fail(p, type.line, "expected a parameter type, found \"%s\"", type.text);
-        token name = lex_next(&p->lx);
-        int64_t count = 1;
-        if (strcmp(lex_peek(&p->lx).text, "[") == 0) {
-            lex_next(&p->lx);
-            if (parse_int(p, lex_next(&p->lx), &count) != 0 || expect(p, "]") != 0)
-                return -1;
-        }
+        int64_t align = d.align, count = d.count;
+        int ty = d.type;
+        token name = d.name;
         uint32_t size = (uint32_t)(count * ty_bytes((ptx_type)ty));
         if (align < (int64_t)ty_bytes((ptx_type)ty))
             align = ty_bytes((ptx_type)ty);
@@ -604,20 +614,12 @@ static int parse_entry(parser *p)
  * initial bytes; the rest is zero. */
 static int parse_global(parser *p)
 {
-    int64_t align;
-    if (parse_align(p, &align) != 0)
+    declaration d;
+    if (parse_declaration(p, &d) != 0)
         return -1;
-    token type = lex_next(&p->lx);
-    int ty = ptx_type_from_directive(type.text);
-    if (ty < 0)
-        return fail(p, type.line, "expected a type, found \"%s\"", type.text);
-    token name = lex_next(&p->lx);
-    int64_t count = 1;
-    if (strcmp(lex_peek(&p->lx).text, "[") == 0) {
-        lex_next(&p->lx);
-        if (parse_int(p, lex_next(&p->lx), &count) != 0 || expect(p, "]") != 0)
-            return -1;
-    }
+    int64_t count = d.count;
+    int ty = d.type;
+    token name = d.name;
     size_t elem = ty_bytes((ptx_type)ty), size = (size_t)count * elem;
     if (count < 1 || size > ((size_t)1 << 30))
         return fail(p, name.line, "module variable %s has an unsupported size", name.text);
