@@ -32,6 +32,11 @@ bool cli_wants_help(int argc, char **argv);
 /* The kit's root folder: $TILELAB_ROOT (set by ./tilelab), else the current folder. */
 const char *cli_root(void);
 
+/* A path under the kit's root, relative to it; other paths as they are. */
+const char *cli_shown(const char *path);
+/* True when `dir` holds input0.raw (a dataset folder). */
+bool cli_is_dataset(const char *dir);
+
 /* Parses a positive int option value; returns -1 and prints an error on garbage. */
 int cli_parse_int(const char *option, const char *text, int min, int max, int *out);
 

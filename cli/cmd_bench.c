@@ -1,5 +1,6 @@
 /* tilelab bench: figures for the dataset tools (generation, import, checking). */
 #include "cli.h"
+#include "files.h"
 #include "lab_build.h"
 
 #include <cjson/cJSON.h>
@@ -59,26 +60,6 @@ static int time_reads(const char *path, int reps, double *median, double *first,
     if (first)
         *first = samples[0];
     return 0;
-}
-
-static void remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    char path[PATH_MAX];
-    for (struct dirent *e; (e = readdir(d));) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-            remove_tree(path);
-        else
-            unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
 }
 
 static void row(const char *what, double value, const char *unit, const char *target, bool met)
@@ -156,11 +137,11 @@ static int bench_datasets(int size, int reps, int threads)
     if (ck != 0)
         goto fail;
     tl_matrix_free(&A);
-    remove_tree(dir);
+    files_remove_tree(dir);
     return rc;
 fail:
     tl_matrix_free(&A);
-    remove_tree(dir);
+    files_remove_tree(dir);
     return cli_fail("bench: %s", err.msg);
 }
 
@@ -256,20 +237,6 @@ static int bench_labs(int size, int reps, int threads)
     return TL_EXIT_OK;
 }
 
-static int read_file(const char *path, char **text, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    *text = malloc(n > 0 ? (size_t)n : 1);
-    *len = *text ? fread(*text, 1, (size_t)n, f) : 0;
-    fclose(f);
-    return *text && *len == (size_t)n ? 0 : -1;
-}
-
 /* One reference solution of a square lab (kernel parameters M, N, P, Width; 16x16 tiles) on the
  * interpreter alone, then the whole lab program on the CPU backend. */
 static void bench_cpu_lab(const char *lab, const char *dataset)
@@ -287,7 +254,7 @@ static void bench_cpu_lab(const char *lab, const char *dataset)
     size_t len = 0;
     snprintf(path, sizeof path, "%s.ptx", prog.path);
     ptx_error perr;
-    ptx_module *m = read_file(path, &text, &len) == 0 ? ptx_module_parse(path, text, len, &perr) : NULL;
+    ptx_module *m = (text = files_read(path, &len)) ? ptx_module_parse(path, text, len, &perr) : NULL;
     free(text);
     tl_matrix A, B, P;
     tl_error err;

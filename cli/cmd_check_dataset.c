@@ -25,14 +25,6 @@ typedef struct totals {
     int ok, wrong, broken;
 } totals;
 
-static bool is_dataset(const char *dir)
-{
-    char path[PATH_MAX];
-    struct stat st;
-    snprintf(path, sizeof path, "%s/input0.raw", dir);
-    return stat(path, &st) == 0;
-}
-
 static bool is_folder(const char *path)
 {
     struct stat st;
@@ -73,7 +65,7 @@ static int compare_entries(const void *a, const void *b)
 
 static void check_tree(const char *dir, int threads, int depth, totals *t)
 {
-    if (is_dataset(dir)) {
+    if (cli_is_dataset(dir)) {
         check_one(dir, threads, t);
         return;
     }

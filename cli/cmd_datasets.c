@@ -118,16 +118,6 @@ static const char *outcome_name(tl_write_outcome o)
     }
 }
 
-/* Paths under the kit's root are shown relative to it. */
-static const char *shown(const char *path)
-{
-    const char *root = cli_root();
-    size_t len = strlen(root);
-    if (strcmp(root, ".") != 0 && strncmp(path, root, len) == 0 && path[len] == '/')
-        return path + len + 1;
-    return path;
-}
-
 static void one_dataset(const options *o, const char *dir, int index, tl_size size,
                         const char *progress, tally *t)
 {
@@ -136,7 +126,7 @@ static void one_dataset(const options *o, const char *dir, int index, tl_size si
         g.format = tl_size_is_large(size) ? TL_FORMAT_BINARY : TL_FORMAT_TEXT;
     if (tl_size_is_large(size)) {
         /* Large ones take seconds: say what is happening before it happens. */
-        fprintf(stderr, "%s %s: generating %dx%dx%d ...\n", progress, shown(dir), size.m, size.k,
+        fprintf(stderr, "%s %s: generating %dx%dx%d ...\n", progress, cli_shown(dir), size.m, size.k,
                 size.n);
     }
     tl_gen_result res;
@@ -152,7 +142,7 @@ static void one_dataset(const options *o, const char *dir, int index, tl_size si
     t->created += res.outcome == TL_WRITE_CREATED;
     t->unchanged += res.outcome == TL_WRITE_UNCHANGED;
     t->replaced += res.outcome == TL_WRITE_REPLACED;
-    printf("%s %s: %dx%dx%d %s %s (%.2f s)\n", progress, shown(dir), size.m, size.k, size.n,
+    printf("%s %s: %dx%dx%d %s %s (%.2f s)\n", progress, cli_shown(dir), size.m, size.k, size.n,
            g.format == TL_FORMAT_BINARY ? "binary" : "text", outcome_name(res.outcome),
            res.seconds);
     if (o->check) {
@@ -163,7 +153,7 @@ static void one_dataset(const options *o, const char *dir, int index, tl_size si
             return;
         }
         fputs("        check: ", stdout);
-        cli_print_check_line(shown(dir), &chk);
+        cli_print_check_line(cli_shown(dir), &chk);
         t->seconds += chk.seconds;
         if (chk.ok)
             t->checked_ok++;
@@ -216,7 +206,7 @@ static void run_lab(const options *o, const tl_lab *lab, bool all, int *done, in
     }
     if (!o->out && (o->seed_given && o->seed != 0))
         printf("note: %s is ignored by git; keep hidden datasets away from students\n",
-               shown(base));
+               cli_shown(base));
 }
 
 static int run(int argc, char **argv)

@@ -1,6 +1,7 @@
 /* tilelab diagnose: run a lab's kernel on the CPU backend with every check on, and explain what
  * is wrong with it, and where. */
 #include "cli.h"
+#include "files.h"
 #include "lab_build.h"
 
 #include <cjson/cJSON.h>
@@ -57,26 +58,9 @@ int diagnose_run(const char *program, const char *name, const char *dataset, dia
     snprintf(o->stderr_text, sizeof o->stderr_text, "%s", r.err);
     o->report = cJSON_Parse(r.out);
     proc_result_free(&r);
-    FILE *f = fopen(report_path, "rb");
-    if (f) {
-        char *text = NULL;
-        size_t cap = 0, len = 0;
-        char buf[65536];
-        size_t n;
-        while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-            char *grown = realloc(text, cap = len + n + 1);
-            if (!grown)
-                break;
-            text = grown;
-            memcpy(text + len, buf, n);
-            len += n;
-            text[len] = '\0';
-        }
-        fclose(f);
-        (void)cap;
-        o->diag = text ? cJSON_Parse(text) : NULL;
-        free(text);
-    }
+    char *text = files_read(report_path, NULL);
+    o->diag = text ? cJSON_Parse(text) : NULL;
+    free(text);
     unlink(report_path);
     return TL_EXIT_OK;
 }

@@ -142,14 +142,6 @@ static int parse(int argc, char **argv, options *o)
     return TL_EXIT_OK;
 }
 
-static bool is_dataset(const char *dir)
-{
-    char path[PATH_MAX + 16];
-    struct stat st;
-    snprintf(path, sizeof path, "%s/input0.raw", dir);
-    return stat(path, &st) == 0;
-}
-
 static int by_number(const void *a, const void *b)
 {
     int x = atoi(*(char *const *)a), y = atoi(*(char *const *)b);
@@ -171,7 +163,7 @@ static int shipped_datasets(const tl_lab *lab, char ***out)
             continue;
         char path[2048 + 260];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (!is_dataset(path))
+        if (!cli_is_dataset(path))
             continue;
         char **grown = realloc(list, (size_t)(n + 1) * sizeof *list);
         if (!grown)
@@ -190,16 +182,6 @@ static int shipped_datasets(const tl_lab *lab, char ***out)
     }
     *out = list;
     return n;
-}
-
-/* Shows a path relative to the kit's root when it lies inside it. */
-static const char *shown(const char *path)
-{
-    const char *root = cli_root();
-    size_t len = strlen(root);
-    if (strcmp(root, ".") != 0 && strncmp(path, root, len) == 0 && path[len] == '/')
-        return path + len + 1;
-    return path;
 }
 
 static double number(const cJSON *o, const char *key)
@@ -344,7 +326,7 @@ static void run_one(const options *o, const lab_program *prog, const char *datas
     argv[n++] = (char *)prog->path;
     argv[n++] = "--json";
     argv[n++] = "--name";
-    argv[n++] = (char *)shown(o->source);
+    argv[n++] = (char *)cli_shown(o->source);
     argv[n++] = "--reps";
     argv[n++] = reps;
     if (o->no_time)
@@ -359,7 +341,7 @@ static void run_one(const options *o, const lab_program *prog, const char *datas
     argv[n] = NULL;
     proc_result r;
     if (!o->json)
-        printf("  %-28s ", shown(dataset));
+        printf("  %-28s ", cli_shown(dataset));
     fflush(stdout);
     if (proc_run(argv, o->timeout, 1 << 22, &r) != 0) {
         printf("CRASH  could not start %s\n", prog->path);
@@ -415,11 +397,11 @@ static void run_one(const options *o, const lab_program *prog, const char *datas
     if (!o->json && o->backend == LAB_BACKEND_CPU && !r.timed_out &&
         (r.exit_code == TL_EXIT_WRONG || r.exit_code == TL_EXIT_CRASH)) {
         diagnosis d;
-        if (diagnose_run(prog->path, shown(o->source), dataset, &d) == TL_EXIT_OK && d.diag) {
+        if (diagnose_run(prog->path, cli_shown(o->source), dataset, &d) == TL_EXIT_OK && d.diag) {
             diagnose_print_causes(d.diag, 3, "        ");
             if (cJSON_GetArraySize(cJSON_GetObjectItem(d.diag, "findings")) > 0)
                 printf("        (./tilelab diagnose %s --source %s --dataset %s for the whole "
-                       "report)\n", o->lab->id, shown(o->source), shown(dataset));
+                       "report)\n", o->lab->id, cli_shown(o->source), cli_shown(dataset));
         }
         cJSON_Delete(d.diag);
         cJSON_Delete(d.report);
@@ -444,7 +426,7 @@ static int run(int argc, char **argv)
     const char *backend = o.backend == LAB_BACKEND_CPU ? "cpu" : "gpu";
     lab_program prog;
     char *messages = NULL;
-    fprintf(stderr, "building %s for the %s backend ...", shown(o.source), backend);
+    fprintf(stderr, "building %s for the %s backend ...", cli_shown(o.source), backend);
     int b = lab_build(o.source, o.backend, false, &prog, &messages);
     if (b == LAB_BUILD_NO_SOURCE) {
         fputc('\n', stderr);
@@ -454,7 +436,7 @@ static int run(int argc, char **argv)
         fprintf(stderr, " it does not build:\n%s", messages ? messages : "");
         free(messages);
         fprintf(stderr, "tilelab: error: %s does not build (compiler messages above)\n",
-                shown(o.source));
+                cli_shown(o.source));
         return TL_EXIT_CRASH;
     }
     if (prog.cached)
@@ -467,7 +449,7 @@ static int run(int argc, char **argv)
     if (o.backend == LAB_BACKEND_GPU && !gpu) {
         fprintf(stderr, "%s: built, but --backend gpu needs a CUDA device and there is none here "
                         "[%s]; --backend cpu runs the kernels in the PTX interpreter\n",
-                shown(o.source), device);
+                cli_shown(o.source), device);
         return EXIT_NO_DEVICE;
     }
     if (o.backend == LAB_BACKEND_CPU)
@@ -484,7 +466,7 @@ static int run(int argc, char **argv)
             o.datasets[o.ndatasets++] = shipped[i];
     }
     for (int i = 0; i < o.ndatasets; i++)
-        if (!is_dataset(o.datasets[i]))
+        if (!cli_is_dataset(o.datasets[i]))
             return cli_fail("%s: not a dataset folder (expected input0.raw, input1.raw, "
                             "output.raw in it)", o.datasets[i]);
 
@@ -493,7 +475,7 @@ static int run(int argc, char **argv)
     bool ncu = o.ncu && !o.json && o.backend == LAB_BACKEND_GPU &&
                strcmp(o.lab->id, "05-bank-conflicts") == 0 && have_ncu();
     if (!o.json)
-        printf("%s on %s, %d dataset(s)\n", shown(o.source), device, o.ndatasets);
+        printf("%s on %s, %d dataset(s)\n", cli_shown(o.source), device, o.ndatasets);
     cJSON *all = cJSON_CreateArray();
     outcome t = {0, 0, 0, 0};
     for (int i = 0; i < o.ndatasets; i++)
@@ -501,7 +483,7 @@ static int run(int argc, char **argv)
     if (o.json) {
         cJSON *doc = cJSON_CreateObject();
         cJSON_AddStringToObject(doc, "lab", o.lab->id);
-        cJSON_AddStringToObject(doc, "source", shown(o.source));
+        cJSON_AddStringToObject(doc, "source", cli_shown(o.source));
         cJSON_AddStringToObject(doc, "device", device);
         cJSON_AddStringToObject(doc, "backend", backend);
         cJSON_AddNumberToObject(doc, "passed", t.passed);

@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const cli_command *const commands[] = {&cmd_demo,     &cmd_run,      &cmd_diagnose,
                                               &cmd_grade,    &cmd_datasets, &cmd_check_dataset,
@@ -39,6 +41,23 @@ const char *cli_root(void)
 {
     const char *root = getenv("TILELAB_ROOT");
     return root && *root ? root : ".";
+}
+
+const char *cli_shown(const char *path)
+{
+    const char *root = cli_root();
+    size_t len = strlen(root);
+    if (strcmp(root, ".") != 0 && strncmp(path, root, len) == 0 && path[len] == '/')
+        return path + len + 1;
+    return path;
+}
+
+bool cli_is_dataset(const char *dir)
+{
+    char path[PATH_MAX + 16];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/input0.raw", dir);
+    return stat(path, &st) == 0;
 }
 
 int cli_parse_int(const char *option, const char *text, int min, int max, int *out)

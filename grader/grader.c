@@ -2,6 +2,7 @@
  * --jobs at once), the journal that makes grading resumable, and the final outputs. */
 #include "grader.h"
 
+#include "files.h"
 #include "outputs.h"
 
 #include <dirent.h>
@@ -42,22 +43,6 @@ typedef struct context {
     char device[128];
     uint64_t rubric_hash;
 } context;
-
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc(n >= 0 ? (size_t)n + 1 : 1);
-    size_t got = text ? fread(text, 1, n >= 0 ? (size_t)n : 0, f) : 0;
-    fclose(f);
-    if (text)
-        text[got] = '\0';
-    return text;
-}
 
 static uint64_t fnv(const char *s)
 {
@@ -254,7 +239,7 @@ static void grade_one(const context *c, const submission *s)
     cJSON_AddStringToObject(e, "student", s->student);
     cJSON_AddStringToObject(e, "lab", o->lab->id);
     cJSON_AddStringToObject(e, "source", s->source);
-    char *text = s->source[0] ? read_text(s->source) : NULL;
+    char *text = s->source[0] ? files_read(s->source, NULL) : NULL;
     char hash[32], key[32];
     snprintf(hash, sizeof hash, "%016" PRIx64, fnv(text ? text : ""));
     grading_key(c, hash, key, sizeof key);
@@ -378,8 +363,8 @@ static bool journaled(const context *c, const submission *s)
 {
     char path[PATH_MAX], hash[32], key[32];
     journal_path(c, s->student, path, sizeof path);
-    char *j = read_text(path);
-    char *src = s->source[0] ? read_text(s->source) : NULL;
+    char *j = files_read(path, NULL);
+    char *src = s->source[0] ? files_read(s->source, NULL) : NULL;
     snprintf(hash, sizeof hash, "%016" PRIx64, fnv(src ? src : ""));
     grading_key(c, hash, key, sizeof key);
     cJSON *doc = j ? cJSON_Parse(j) : NULL;
@@ -451,7 +436,7 @@ static bool has_failure(const context *c, const submission *s)
 {
     char path[PATH_MAX];
     journal_path(c, s->student, path, sizeof path);
-    char *j = read_text(path);
+    char *j = files_read(path, NULL);
     cJSON *doc = j ? cJSON_Parse(j) : NULL;
     /* A failure: it does not build or some dataset does not pass. */
     const cJSON *build = doc ? cJSON_GetObjectItem(doc, "build") : NULL;
@@ -471,7 +456,7 @@ static int write_outputs(const context *c, const submission *subs, int n, tl_err
     for (int i = 0; entries && i < n; i++) {
         char path[PATH_MAX];
         journal_path(c, subs[i].student, path, sizeof path);
-        char *j = read_text(path);
+        char *j = files_read(path, NULL);
         cJSON *doc = j ? cJSON_Parse(j) : NULL;
         free(j);
         if (doc)
@@ -530,7 +515,7 @@ int grade_class(const grade_options *opts, tl_error *err)
         free(c);
         return -1;
     }
-    char *rubric_text = read_text(path);
+    char *rubric_text = files_read(path, NULL);
     c->rubric_hash = fnv(rubric_text ? rubric_text : "");
     free(rubric_text);
     if (mkdir(o->out, 0755) != 0 && errno != EEXIST) {

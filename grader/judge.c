@@ -8,6 +8,7 @@
  * user with resource limits, but can see the filesystem (docs/grader.md). */
 #include "grader.h"
 
+#include "files.h"
 #include "lab_build_config.h"
 
 #include <dirent.h>
@@ -41,41 +42,6 @@ const char *judge_sandbox_kind(void)
                           "resource limits"
                         : "unprivileged user and resource limits only (bubblewrap not found: "
                           "the program can see the filesystem)";
-}
-
-static void remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    char path[PATH_MAX];
-    for (struct dirent *e; (e = readdir(d));) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        snprintf(path, sizeof path, "%.3000s/%.255s", dir, e->d_name);
-        struct stat st;
-        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-            remove_tree(path);
-        else
-            unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
-}
-
-static int copy_file(const char *from, const char *to)
-{
-    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
-    char buf[65536];
-    size_t n;
-    int rc = in && out ? 0 : -1;
-    while (rc == 0 && (n = fread(buf, 1, sizeof buf, in)) > 0)
-        rc = fwrite(buf, 1, n, out) == n ? 0 : -1;
-    if (in)
-        fclose(in);
-    if (out && fclose(out) != 0)
-        rc = -1;
-    return rc;
 }
 
 static void dir_of(const char *path, char *out, size_t size)
@@ -224,8 +190,8 @@ int judge_dataset(const grade_options *o, const lab_program *program, const char
     for (int i = 0; i < 2; i++) {
         snprintf(from, sizeof from, "%.3000s/input%d.raw", dataset, i);
         snprintf(to, sizeof to, "%s/input%d.raw", inputs, i);
-        if (copy_file(from, to) != 0) {
-            remove_tree(work);
+        if (files_copy(from, to) != 0) {
+            files_remove_tree(work);
             return tl_error_set(err, "%s: cannot copy the dataset's inputs", dataset);
         }
         chmod(to, 0644);
@@ -236,7 +202,7 @@ int judge_dataset(const grade_options *o, const lab_program *program, const char
                        o->backend == LAB_BACKEND_CPU ? 16ul << 30 : 0, 512, 1024, true};
     proc_result r;
     if (proc_run_limited(argv, o->timeout, OUTPUT_CAP, &lim, &r) != 0) {
-        remove_tree(work);
+        files_remove_tree(work);
         return tl_error_set(err, "cannot start the submission's program");
     }
     cap_copy(&out->stdout_text, r.out);
@@ -264,7 +230,7 @@ int judge_dataset(const grade_options *o, const lab_program *program, const char
         rc = rc ? rc : tl_matrix_read(from, &E, &e2);
         if (rc != 0) {
             proc_result_free(&r);
-            remove_tree(work);
+            files_remove_tree(work);
             return tl_error_set(err, "%s", e2.msg);
         }
         tl_check_report first, again;
@@ -301,6 +267,6 @@ int judge_dataset(const grade_options *o, const lab_program *program, const char
         tl_matrix_free(&E);
     }
     proc_result_free(&r);
-    remove_tree(work);
+    files_remove_tree(work);
     return 0;
 }
