@@ -159,6 +159,25 @@ typedef struct tl_check_report {
 int tl_check_product(const tl_matrix *A, const tl_matrix *B, const tl_matrix *expected,
                      const tl_matrix *got, tl_check_report *rep, tl_error *err);
 
+/* A product's reference, made once and used to check many results (every timed repetition of
+ * a kernel): the expected values and each element's bound, as tl_check_product computes them. */
+typedef struct tl_product_ref {
+    tl_matrix expected;   /* owned */
+    double *abs_product;  /* (|A||B|)ij, owned */
+    int64_t k;
+} tl_product_ref;
+
+/* Builds the reference of A*B. `expected` (the dataset's output, checked for shape) is copied;
+ * when NULL the expected values are computed here, A*B in double rounded once to float, as a
+ * generated dataset's output.raw would hold them. Uses up to `threads` threads (<= 0: one per
+ * online CPU). Returns -1 with err filled when the shapes do not form a product or memory runs
+ * out. */
+int tl_product_ref_init(tl_product_ref *ref, const tl_matrix *A, const tl_matrix *B,
+                        const tl_matrix *expected, int threads, tl_error *err);
+/* tl_check_product's verdict for `got` against the reference. */
+void tl_product_ref_check(const tl_product_ref *ref, const tl_matrix *got, tl_check_report *rep);
+void tl_product_ref_free(tl_product_ref *ref);
+
 /* Element-wise check for results that are not a matrix product (used by the libwb
  * compatibility layer when the inputs do not form A*B): |got - expected| <= 2^-20 * |expected|
  * + 2^-126. */
@@ -224,6 +243,11 @@ typedef struct tl_kernel_timing_opts {
     int warmup;      /* untimed launches first (default 1) */
     int reps;        /* timed launches (default 10) */
     bool flush_l2;   /* write a buffer the size of the device's L2 before each rep (default on) */
+    /* Called before every launch, outside the timed region (rep is -1 - i for the i-th warm-up,
+     * then 0 .. reps-1), before the output refill and the L2 flush; it may queue device work of
+     * its own on the default stream (restoring state, pointing the next launch at another
+     * output). NULL: nothing. */
+    void (*before_launch)(void *ctx, int rep);
 } tl_kernel_timing_opts;
 
 typedef struct tl_kernel_timing {
@@ -234,8 +258,8 @@ typedef struct tl_kernel_timing {
 void tl_kernel_timing_opts_default(tl_kernel_timing_opts *opts);
 
 /* Times `launch(ctx)` with CUDA events: warm-up, then `reps` timed launches. Before each launch
- * the output buffer (device pointer `d_out`, `out_bytes` long) is refilled with a NaN pattern and
- * L2 is flushed, so every rep does the whole job and the caller's check of the output after
+ * the output buffer (device pointer `d_out`, `out_bytes` long; NULL when before_launch refills
+ * the outputs itself) is refilled with a NaN pattern and L2 is flushed, so every rep does the whole job and the caller's check of the output after
  * timing sees the last rep's result. Only the rep's own events are waited on. Returns -1 with
  * err filled on a CUDA error (including a failed launch). */
 int tl_time_kernel(const tl_kernel_timing_opts *opts, tl_launch_fn launch, void *ctx, void *d_out,

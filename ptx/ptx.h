@@ -44,6 +44,40 @@ size_t ptx_entry_param_size(const ptx_entry *e, int i);
 /* Bytes of static .shared memory the entry declares. */
 size_t ptx_entry_shared_bytes(const ptx_entry *e);
 
+/* ---- the outline of a module: entries' parameters and module variables ------------------ */
+#define PTX_OUTLINE_MAX_ENTRIES 256
+#define PTX_OUTLINE_MAX_VARS 1024
+#define PTX_OUTLINE_MAX_PARAMS 256
+/* The parameter space of a classic kernel launch; larger parameter lists are refused. */
+#define PTX_OUTLINE_MAX_PARAM_BYTES 4096
+
+typedef struct ptx_entry_outline {
+    char name[256];
+    int nparams;
+    uint32_t param_bytes; /* offset + size of the last parameter */
+    uint32_t param_offset[PTX_OUTLINE_MAX_PARAMS];
+    uint32_t param_size[PTX_OUTLINE_MAX_PARAMS];
+} ptx_entry_outline;
+
+typedef struct ptx_var_outline {
+    char name[256];
+    uint64_t size;  /* bytes; 0 for an unsized extern array */
+    bool constant;  /* .const rather than .global */
+} ptx_var_outline;
+
+typedef struct ptx_outline {
+    int nentries, nvars;
+    ptx_entry_outline entries[PTX_OUTLINE_MAX_ENTRIES];
+    ptx_var_outline vars[PTX_OUTLINE_MAX_VARS];
+} ptx_outline;
+
+/* Reads only the module-scope declarations of PTX text (instruction bodies are skipped, so an
+ * instruction the interpreter does not support does not matter here). Returns NULL with err
+ * naming the line on text it cannot follow or on more than the limits above. */
+ptx_outline *ptx_outline_read(const char *name, const char *text, size_t len, ptx_error *err);
+void ptx_outline_free(ptx_outline *o);
+const ptx_entry_outline *ptx_outline_entry(const ptx_outline *o, const char *name);
+
 typedef struct ptx_dim3 {
     unsigned x, y, z;
 } ptx_dim3;

@@ -96,10 +96,10 @@ static double product_bound_of(const void *ctx, int64_t index, float expected)
     return pb->gamma * pb->abs_product[index] * (1.0 + 0x1p-40) + pb->floor;
 }
 
-int tl_check_product(const tl_matrix *A, const tl_matrix *B, const tl_matrix *expected,
-                     const tl_matrix *got, tl_check_report *rep, tl_error *err)
+/* The shape rule shared by tl_check_product and tl_product_ref_init. */
+static int product_shapes(const tl_matrix *A, const tl_matrix *B, const tl_matrix *expected,
+                          tl_error *err)
 {
-    report_reset(rep);
     if (A->cols != B->rows)
         return tl_error_set(err, "inputs do not form a product: A is %d x %d, B is %d x %d",
                             A->rows, A->cols, B->rows, B->cols);
@@ -109,13 +109,36 @@ int tl_check_product(const tl_matrix *A, const tl_matrix *B, const tl_matrix *ex
                             "%d x %d",
                             expected->rows, expected->cols, A->rows, A->cols, B->rows, B->cols,
                             A->rows, B->cols);
-    int64_t k = A->cols;
-    /* Higham: any fp32 summation order of a length-k dot product is within gamma_k |x|.|y| of
-     * the exact value; the expected file holds the exact value rounded once more (u |exact| <=
-     * u |x|.|y|), and gamma_k + u <= gamma_{k+1}. */
+    return 0;
+}
+
+/* Higham: any fp32 summation order of a length-k dot product is within gamma_k |x|.|y| of the
+ * exact value; the expected file holds the exact value rounded once more (u |exact| <=
+ * u |x|.|y|), and gamma_k + u <= gamma_{k+1}. */
+static void product_policy(int64_t k, tl_check_report *rep)
+{
     snprintf(rep->policy, sizeof rep->policy,
              "|got-expected| <= gamma_%lld*(|A||B|)ij + %lld*2^-126",
              (long long)(k + 1), (long long)(k + 1));
+}
+
+static void compare_product(const tl_matrix *expected, const double *abs_product, int64_t k,
+                            const tl_matrix *got, tl_check_report *rep)
+{
+    product_policy(k, rep);
+    if (shapes_differ(expected, got, rep))
+        return;
+    product_bound pb = {abs_product, tl_gamma(k + 1), (double)(k + 1) * FLT_NORMAL_MIN};
+    compare_all(expected, got, product_bound_of, &pb, rep);
+}
+
+int tl_check_product(const tl_matrix *A, const tl_matrix *B, const tl_matrix *expected,
+                     const tl_matrix *got, tl_check_report *rep, tl_error *err)
+{
+    report_reset(rep);
+    if (product_shapes(A, B, expected, err) != 0)
+        return -1;
+    product_policy(A->cols, rep);
     if (shapes_differ(expected, got, rep))
         return 0;
     size_t count = (size_t)expected->rows * (size_t)expected->cols;
@@ -123,10 +146,49 @@ int tl_check_product(const tl_matrix *A, const tl_matrix *B, const tl_matrix *ex
     if (!abs_product)
         return tl_error_set(err, "out of memory computing the error bound (%zu elements)", count);
     tl_gemm_f64(A->rows, A->cols, B->cols, A->data, B->data, NULL, abs_product, 0);
-    product_bound pb = {abs_product, tl_gamma(k + 1), (double)(k + 1) * FLT_NORMAL_MIN};
-    compare_all(expected, got, product_bound_of, &pb, rep);
+    compare_product(expected, abs_product, A->cols, got, rep);
     free(abs_product);
     return 0;
+}
+
+int tl_product_ref_init(tl_product_ref *ref, const tl_matrix *A, const tl_matrix *B,
+                        const tl_matrix *expected, int threads, tl_error *err)
+{
+    memset(ref, 0, sizeof *ref);
+    if (A->cols != B->rows)
+        return tl_error_set(err, "inputs do not form a product: A is %d x %d, B is %d x %d",
+                            A->rows, A->cols, B->rows, B->cols);
+    if (expected && product_shapes(A, B, expected, err) != 0)
+        return -1;
+    if (tl_matrix_alloc(&ref->expected, A->rows, B->cols, err) != 0)
+        return -1;
+    size_t count = (size_t)A->rows * (size_t)B->cols;
+    ref->abs_product = malloc(count * sizeof *ref->abs_product);
+    double *exact = expected ? NULL : malloc(count * sizeof *exact);
+    if (!ref->abs_product || (!expected && !exact)) {
+        free(exact);
+        tl_product_ref_free(ref);
+        return tl_error_set(err, "out of memory for the reference product (%zu elements)", count);
+    }
+    tl_gemm_f64(A->rows, A->cols, B->cols, A->data, B->data, exact, ref->abs_product, threads);
+    for (size_t i = 0; i < count; i++)
+        ref->expected.data[i] = expected ? expected->data[i] : (float)exact[i];
+    free(exact);
+    ref->k = A->cols;
+    return 0;
+}
+
+void tl_product_ref_check(const tl_product_ref *ref, const tl_matrix *got, tl_check_report *rep)
+{
+    report_reset(rep);
+    compare_product(&ref->expected, ref->abs_product, ref->k, got, rep);
+}
+
+void tl_product_ref_free(tl_product_ref *ref)
+{
+    tl_matrix_free(&ref->expected);
+    free(ref->abs_product);
+    ref->abs_product = NULL;
 }
 
 static double relative_bound_of(const void *ctx, int64_t index, float expected)

@@ -47,6 +47,7 @@ void tl_kernel_timing_opts_default(tl_kernel_timing_opts *opts)
     opts->warmup = 1;
     opts->reps = 10;
     opts->flush_l2 = true;
+    opts->before_launch = NULL;
 }
 
 /* Returns -1 with err filled when a CUDA call failed. */
@@ -124,6 +125,8 @@ int tl_time_kernel(const tl_kernel_timing_opts *opts, tl_launch_fn launch, void 
     memset(out, 0, sizeof *out);
 
     for (int i = 0; i < opts->warmup; i++) {
+        if (opts->before_launch)
+            opts->before_launch(ctx, -1 - i);
         launch(ctx);
         if (launch_ok(err))
             return -1;
@@ -134,8 +137,11 @@ int tl_time_kernel(const tl_kernel_timing_opts *opts, tl_launch_fn launch, void 
     timing_resources t;
     int rc = acquire(&t, opts->reps, opts->flush_l2, err);
     for (int i = 0; rc == 0 && i < opts->reps; i++) {
+        if (opts->before_launch)
+            opts->before_launch(ctx, i);
         /* All-ones bytes are a NaN in float32: a rep that skips an element leaves it failing. */
-        if (cuda_ok(cudaMemsetAsync(d_out, 0xff, out_bytes, 0), "refilling the output", err) ||
+        if ((d_out && cuda_ok(cudaMemsetAsync(d_out, 0xff, out_bytes, 0), "refilling the output",
+                              err)) ||
             (t.flush && cuda_ok(cudaMemsetAsync(t.flush, i & 0xff, t.flush_bytes, 0),
                                 "flushing L2", err)) ||
             cuda_ok(cudaEventRecord(t.start[i], 0), "cudaEventRecord", err)) {

@@ -349,3 +349,60 @@ Test(report_text, names_the_worst_and_the_first_elements)
     free(text);
     tl_matrix_free(&A); tl_matrix_free(&B); tl_matrix_free(&E); tl_matrix_free(&G);
 }
+
+/* The reference made once must judge exactly as tl_check_product does, result after result. */
+Test(product_ref, same_verdicts_as_check_product)
+{
+    rng_seed(41);
+    tl_matrix A = random_matrix(23, 37, -1, 1), B = random_matrix(37, 19, -1, 1);
+    tl_matrix E = expected_of(&A, &B), got = make(23, 19);
+    tl_product_ref ref;
+    tl_error err;
+    cr_assert_eq(tl_product_ref_init(&ref, &A, &B, &E, 1, &err), 0, "%s", err.msg);
+    for (int trial = 0; trial < 3; trial++) {
+        memcpy(got.data, E.data, sizeof(float) * 23 * 19);
+        if (trial == 1)
+            got.data[5 * 19 + 7] += 1e-3f; /* one element off by far more than its bound */
+        if (trial == 2)
+            got.data[0] = NAN;
+        tl_check_report a, b;
+        cr_assert_eq(tl_check_product(&A, &B, &E, &got, &a, &err), 0, "%s", err.msg);
+        tl_product_ref_check(&ref, &got, &b);
+        cr_expect_eq(a.pass, b.pass, "trial %d", trial);
+        cr_expect_eq(a.bad, b.bad, "trial %d", trial);
+        cr_expect_eq(a.nonfinite, b.nonfinite, "trial %d", trial);
+        cr_expect_eq(a.max_error_ratio, b.max_error_ratio, "trial %d", trial);
+        cr_expect_str_eq(a.policy, b.policy);
+        cr_expect_eq(b.pass, trial == 0, "trial %d", trial);
+    }
+    tl_product_ref_free(&ref);
+    tl_matrix_free(&A);
+    tl_matrix_free(&B);
+    tl_matrix_free(&E);
+    tl_matrix_free(&got);
+}
+
+/* Without an expected file the reference computes fl32 of the exact product itself: the same
+ * bits a dataset's output.raw holds. */
+Test(product_ref, computes_the_expected_values)
+{
+    rng_seed(7);
+    tl_matrix A = random_matrix(31, 64, -1, 1), B = random_matrix(64, 17, -1, 1);
+    tl_matrix E = expected_of(&A, &B);
+    tl_product_ref ref;
+    tl_error err;
+    cr_assert_eq(tl_product_ref_init(&ref, &A, &B, NULL, 2, &err), 0, "%s", err.msg);
+    cr_expect_eq(memcmp(ref.expected.data, E.data, sizeof(float) * 31 * 17), 0);
+    tl_product_ref_free(&ref);
+    tl_matrix wrong = make(30, 17);
+    cr_expect_eq(tl_product_ref_init(&ref, &A, &B, &wrong, 1, &err), -1);
+    cr_expect(strstr(err.msg, "expected output is 30 x 17") != NULL, "%s", err.msg);
+    tl_matrix C = make(63, 17);
+    cr_expect_eq(tl_product_ref_init(&ref, &A, &C, NULL, 1, &err), -1);
+    cr_expect(strstr(err.msg, "do not form a product") != NULL, "%s", err.msg);
+    tl_matrix_free(&A);
+    tl_matrix_free(&B);
+    tl_matrix_free(&C);
+    tl_matrix_free(&E);
+    tl_matrix_free(&wrong);
+}
