@@ -1,0 +1,167 @@
+/* capture_log: what a lab program's host code asked the CUDA runtime to do, as recorded by the
+ * capture runtime and replayed by the grader's replayer. The one public header of capture/.
+ *
+ * For grading, a student's host code runs only to describe the work: with no GPU, linked with a
+ * runtime that records each allocation, copy, memset and launch instead of doing it. The log is
+ * that record, per call of a lab function and per problem shape. The replayer, which is never
+ * linked with student code, does the work on its own buffers and checks and times the result
+ * itself. A log is student-controlled input: the reader checks every record against the limits
+ * below and refuses anything else with the line and what was expected.
+ *
+ * The text, one record per line, fields separated by single spaces:
+ *   tilelab-capture 1             first line
+ *   kernel ID NAME                a registered kernel; IDs count up from 0
+ *   var NAME SIZE                 a registered __device__ or __constant__ variable
+ *   alloc BUF SIZE                cudaMalloc; BUF names a1, a2, ... in order, valid in every call
+ *   call KIND J K L               the start of one call of a lab function on a J x K x L problem
+ *   memset BUF OFF VALUE COUNT
+ *   copy DST DOFF SRC SOFF COUNT
+ *   launch KID GX GY GZ BX BY BZ SHARED ARG...
+ *                                 one ARG per kernel parameter: pieces joined by ",", each
+ *                                 x<hex bytes> or @BUF:OFF (an 8-byte pointer into BUF)
+ *   free BUF
+ *   refused TEXT                  the host code asked for something grading does not allow
+ *   end                           the end of the call
+ *   done                          the end of the log; without it the program stopped early
+ * BUF: M N P (the harness's device matrices, in launch and baseline calls), hM hN hP (lab 01's
+ * host matrices, in host calls: copies go from hM or hN to the device, or from the device to
+ * hP) and a<n>. Offsets and counts are bytes; OFF of a pointer may be negative.
+ */
+#ifndef TILELAB_CAPTURE_LOG_H
+#define TILELAB_CAPTURE_LOG_H
+
+#include "harness.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CAPLOG_MAGIC "tilelab-capture 1"
+#define CAPLOG_MAX_BYTES (16u << 20)  /* a whole log */
+#define CAPLOG_MAX_LINE 16384         /* one record (4 KiB of parameters in hex fit) */
+#define CAPLOG_MAX_NAME 255
+#define CAPLOG_MAX_KERNELS 256
+#define CAPLOG_MAX_VARS 1024
+#define CAPLOG_MAX_ALLOCS 4096
+#define CAPLOG_MAX_CALLS 1024
+#define CAPLOG_MAX_OPS 200000         /* over all calls */
+#define CAPLOG_MAX_ARG_TOTAL (8u << 20) /* parameter bytes over all launches */
+#define CAPLOG_MAX_ARGS 256
+#define CAPLOG_MAX_ARG_BYTES 4096     /* a launch's parameters together */
+#define CAPLOG_MAX_ALLOC_BYTES (UINT64_C(1) << 34) /* 16 GiB: one cudaMalloc */
+#define CAPLOG_MAX_REFUSAL 400
+
+/* Buffers: the harness's, then a<n> as CAPLOG_BUF_ALLOC + n - 1. */
+typedef enum caplog_buf {
+    CAPLOG_BUF_NONE = 0,
+    CAPLOG_BUF_M, CAPLOG_BUF_N, CAPLOG_BUF_P,
+    CAPLOG_BUF_HOST_M, CAPLOG_BUF_HOST_N, CAPLOG_BUF_HOST_P,
+    CAPLOG_BUF_ALLOC = 16
+} caplog_buf;
+
+typedef enum caplog_call_kind {
+    CAPLOG_CALL_LAUNCH = 0, /* launch_matmul on the harness's device M, N, P */
+    CAPLOG_CALL_HOST,       /* lab 01's matmul_on_device on host matrices */
+    CAPLOG_CALL_BASELINE,   /* lab 05's launch_matmul_baseline */
+    CAPLOG_CALL_KINDS
+} caplog_call_kind;
+
+typedef enum caplog_op_kind { CAPLOG_MEMSET, CAPLOG_COPY, CAPLOG_LAUNCH, CAPLOG_FREE } caplog_op_kind;
+
+typedef struct caplog_ref {
+    int buf;        /* caplog_buf or CAPLOG_BUF_ALLOC + i */
+    int64_t offset; /* bytes */
+} caplog_ref;
+
+/* A pointer inside a launch's parameter bytes: 8 bytes at `at` hold the address of `ref`. */
+typedef struct caplog_reloc {
+    uint32_t at;
+    caplog_ref ref;
+} caplog_reloc;
+
+typedef struct caplog_launch {
+    int kernel;
+    uint32_t grid[3], block[3];
+    uint32_t shared;        /* dynamic shared memory, bytes */
+    int nargs;
+    uint32_t *arg_size;     /* nargs sizes; argument i follows argument i-1 in bytes */
+    uint32_t nbytes;
+    uint8_t *bytes;         /* the parameters, with relocated pointers as zero */
+    int nrelocs;
+    caplog_reloc *relocs;
+} caplog_launch;
+
+typedef struct caplog_op {
+    caplog_op_kind kind;
+    caplog_ref dst, src; /* memset: dst; copy: dst and src; free: dst */
+    uint64_t count;      /* bytes of a memset or copy */
+    int value;           /* memset byte */
+    caplog_launch *launch;
+} caplog_op;
+
+typedef struct caplog_call {
+    caplog_call_kind kind;
+    int j, k, l;
+    int nops, capops;
+    caplog_op *ops;
+    bool ended;                          /* its "end" record was seen */
+    char refused[CAPLOG_MAX_REFUSAL];    /* non-empty: the first refusal inside the call */
+} caplog_call;
+
+typedef struct caplog {
+    int nkernels;
+    char (*kernels)[CAPLOG_MAX_NAME + 1];
+    int nvars;
+    char (*var_names)[CAPLOG_MAX_NAME + 1];
+    uint64_t *var_sizes;
+    int nallocs;
+    uint64_t *alloc_sizes;               /* a<n> is alloc_sizes[n-1] */
+    int ncalls, capcalls;
+    caplog_call *calls;
+    int total_ops;
+    uint64_t total_arg_bytes;
+    bool complete;                       /* "done" was seen */
+    char refused[CAPLOG_MAX_REFUSAL];    /* a refusal outside any call */
+} caplog;
+
+/* ---- building a log (the capture runtime) --------------------------------------------------- */
+void caplog_init(caplog *log);
+void caplog_free(caplog *log);
+/* Each returns -1 with err filled when a limit above would be passed; the log is unchanged. */
+int caplog_add_kernel(caplog *log, const char *name, tl_error *err);
+int caplog_add_var(caplog *log, const char *name, uint64_t size, tl_error *err);
+/* Returns the new buffer (CAPLOG_BUF_ALLOC + n - 1). */
+int caplog_add_alloc(caplog *log, uint64_t size, tl_error *err);
+caplog_call *caplog_begin_call(caplog *log, caplog_call_kind kind, int j, int k, int l,
+                               tl_error *err);
+/* Appends to the last call, which must not have ended. A launch's arrays are copied. */
+int caplog_add_op(caplog *log, const caplog_op *op, tl_error *err);
+/* Notes a refusal in the open call (or in the log when no call is open); the first one stays. */
+void caplog_refuse(caplog *log, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void caplog_end_call(caplog *log);
+
+/* ---- text ------------------------------------------------------------------------------------ */
+/* Writes the log; `done` is written only when log->complete. Returns -1 on a write error. */
+int caplog_write(FILE *out, const caplog *log);
+/* Reads `len` bytes of log text. `name` appears in messages ("NAME:LINE: ..."). Returns -1 with
+ * err filled on anything but a well-formed log within the limits; on success the caller frees
+ * the log with caplog_free. */
+int caplog_parse(const char *name, const char *text, size_t len, caplog *out, tl_error *err);
+
+const char *caplog_call_kind_name(caplog_call_kind kind);
+/* "M", "hP", "a3", ... */
+void caplog_buf_name(int buf, char *out, size_t size);
+/* The size of a buffer for a call's problem (M is j x k floats, ...), or of an allocation. */
+uint64_t caplog_buf_size(const caplog *log, const caplog_call *call, int buf);
+/* The first call of `kind` for the shape, or NULL. */
+const caplog_call *caplog_find_call(const caplog *log, caplog_call_kind kind, int j, int k, int l);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILELAB_CAPTURE_LOG_H */
