@@ -152,6 +152,16 @@ int caplog_write(FILE *out, const caplog *log);
  * the log with caplog_free. */
 int caplog_parse(const char *name, const char *text, size_t len, caplog *out, tl_error *err);
 
+/* Why a GPU would refuse the launch's configuration (block over 1024 threads or over its
+ * per-dimension limits, a grid dimension of 0 or over its limit, dynamic shared memory over
+ * `max_dynamic_shared` bytes), or NULL when it is a valid launch. Capture and replay use the
+ * same rule on every backend. */
+const char *caplog_launch_problem(const caplog_launch *l, uint32_t max_dynamic_shared);
+/* Dynamic shared memory a kernel may use without asking for more (cudaFuncSetAttribute), and
+ * the most it may ask for on the reference GPU (H100: 227 KiB per block). */
+#define CAPLOG_DEFAULT_DYNAMIC_SHARED (48u * 1024)
+#define CAPLOG_MAX_DYNAMIC_SHARED (227u * 1024)
+
 const char *caplog_call_kind_name(caplog_call_kind kind);
 /* "M", "hP", "a3", ... */
 void caplog_buf_name(int buf, char *out, size_t size);

@@ -59,6 +59,9 @@ void ptx_shadow_reset(block_ctx *b);
 int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 /* A call of vprintf (the only function calls may name). */
 int ptx_vprintf(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
+/* Host memory behind device address `a`: local, shared, a module variable or (when accesses
+ * are checked) a region; *avail bytes from there on belong to it. NULL when `a` is none. */
+const uint8_t *ptx_span(const block_ctx *b, uint64_t a, uint64_t *avail);
 /* One atomic update: the new value from the old one. False for an unsupported combination. */
 bool ptx_atomic_apply(const ptx_insn *in, uint64_t old, uint64_t v, uint64_t cmp, uint64_t *out);
 

@@ -67,10 +67,60 @@ static int bad_access(block_ctx *b, const warp *w, int lane, const ptx_insn *in,
     return -1;
 }
 
+/* The module variable (__device__, __constant__, a printf format) holding [a, a+size). */
+static const ptx_global *module_variable(const block_ctx *b, uint64_t a, uint64_t size)
+{
+    const ptx_module *m = b->e->module;
+    for (int i = 0; i < m->nglobals; i++) {
+        uint64_t base = (uint64_t)(uintptr_t)m->globals[i].data;
+        if (a >= base && a - base < m->globals[i].size && size <= m->globals[i].size - (a - base))
+            return &m->globals[i];
+    }
+    return NULL;
+}
+
+const uint8_t *ptx_span(const block_ctx *b, uint64_t a, uint64_t *avail)
+{
+    *avail = 0;
+    if (a >= PTX_LOCAL_WINDOW) {
+        uint64_t off = a - PTX_LOCAL_WINDOW, total = (uint64_t)b->e->local_bytes * b->nthreads;
+        *avail = off < total ? total - off : 0;
+        return *avail ? b->local + off : NULL;
+    }
+    if (a >= PTX_SHARED_WINDOW) {
+        uint64_t off = a - PTX_SHARED_WINDOW;
+        if (off < b->shared_bytes)
+            *avail = b->shared_bytes - off;
+        else if (off >= PTX_DYNAMIC_SHARED_BASE && off - PTX_DYNAMIC_SHARED_BASE < b->dynamic_bytes)
+            *avail = PTX_DYNAMIC_SHARED_BASE + b->dynamic_bytes - off;
+        return *avail ? b->shared + off : NULL;
+    }
+    const ptx_global *g = module_variable(b, a, 1);
+    if (g) {
+        *avail = (uint64_t)(uintptr_t)g->data + g->size - a;
+        return (const uint8_t *)(uintptr_t)a;
+    }
+    if (!b->env || !b->env->regions) {
+        *avail = 4096; /* unchecked runs (the interpreter's own tests) trust their kernels */
+        return (const uint8_t *)(uintptr_t)a;
+    }
+    bool inside;
+    const ptx_region *r = find_region(b->env, a, 1, &inside);
+    if (!r || !inside)
+        return NULL;
+    *avail = r->base + r->size - a;
+    return (const uint8_t *)(uintptr_t)a;
+}
+
+/* Global (and constant) accesses must land in device memory the runtime allocated or in a
+ * module variable: anything else is a host address, and reading it would let a kernel see the
+ * host process's memory. */
 static int global_check(block_ctx *b, const warp *w, int lane, const ptx_insn *in, uint64_t a,
                         unsigned size, access *out)
 {
     if (!b->env || !b->env->regions)
+        return 0;
+    if (module_variable(b, a, size))
         return 0;
     bool inside;
     const ptx_region *r = find_region(b->env, a, size, &inside);
@@ -130,7 +180,7 @@ static int resolve(block_ctx *b, const warp *w, const ptx_insn *in, const ptx_op
             space = SP_SHARED;
         } else {
             *out = (access){(uint8_t *)(uintptr_t)a, SP_GLOBAL, a, NULL};
-            return space == SP_CONST ? 0 : global_check(b, w, lane, in, a, size, out);
+            return global_check(b, w, lane, in, a, size, out);
         }
     }
     if (space == SP_SHARED) {

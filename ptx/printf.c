@@ -13,14 +13,18 @@ static uint8_t *local_at(block_ctx *b, const warp *w, int lane, uint64_t offset,
     return b->local + (size_t)(w->base + lane) * b->e->local_bytes + offset;
 }
 
-/* A generic or global address as a host pointer (local-window addresses included). */
-static const uint8_t *host_pointer(block_ctx *b, uint64_t a)
+/* A NUL-terminated copy of the string at device address `a`, cut at `cap` bytes or where the
+ * memory it lies in ends: a kernel's pointer is never followed past what it may read. */
+static void device_string(const block_ctx *b, uint64_t a, char *out, size_t cap)
 {
-    if (a >= PTX_LOCAL_WINDOW)
-        return b->local + (a - PTX_LOCAL_WINDOW);
-    if (a >= PTX_SHARED_WINDOW)
-        return b->shared + (a - PTX_SHARED_WINDOW);
-    return (const uint8_t *)(uintptr_t)a;
+    uint64_t avail;
+    const uint8_t *p = ptx_span(b, a, &avail);
+    size_t n = 0;
+    for (; p && n < avail && n + 1 < cap && p[n]; n++)
+        out[n] = (char)p[n];
+    out[n] = '\0';
+    if (!p)
+        snprintf(out, cap, "(bad address %#llx)", (unsigned long long)a);
 }
 
 static size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
@@ -29,7 +33,7 @@ static size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
  * format string, with an argument of the type that conversion takes: a checked non-literal. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-static void print_one(block_ctx *b, const char *fmt, const uint8_t *args)
+static void print_one(block_ctx *b, const char *fmt, const uint8_t *args, uint64_t args_avail)
 {
     size_t at = 0;
     for (const char *p = fmt; *p; p++) {
@@ -58,23 +62,29 @@ static void print_one(block_ctx *b, const char *fmt, const uint8_t *args)
         char conv = *p;
         spec[n++] = conv;
         spec[n] = '\0';
+        size_t need = strchr("fFeEgGaAsp", conv) || longs ? 8 : 4;
+        at = align_up(at, need);
+        if (at + need > args_avail) {
+            fputs("(missing argument)", stdout);
+            continue;
+        }
         if (strchr("fFeEgGaA", conv)) {
-            at = align_up(at, 8);
             double d;
             memcpy(&d, args + at, 8);
             at += 8;
             printf(spec, d);
         } else if (conv == 's' || conv == 'p') {
-            at = align_up(at, 8);
             uint64_t a;
             memcpy(&a, args + at, 8);
             at += 8;
+            char text[1024];
+            if (conv == 's' && a)
+                device_string(b, a, text, sizeof text);
             if (conv == 's')
-                printf("%s", a ? (const char *)host_pointer(b, a) : "(null)");
+                printf("%s", a ? text : "(null)");
             else
                 printf("%#llx", (unsigned long long)a);
         } else if (longs) {
-            at = align_up(at, 8);
             long long v;
             memcpy(&v, args + at, 8);
             at += 8;
@@ -82,7 +92,6 @@ static void print_one(block_ctx *b, const char *fmt, const uint8_t *args)
             snprintf(s2, sizeof s2, "%.*sll%c", (int)strcspn(spec, "hlLjzt"), spec, conv);
             printf(s2, v);
         } else {
-            at = align_up(at, 4);
             int v;
             memcpy(&v, args + at, 4);
             at += 4;
@@ -106,8 +115,11 @@ int ptx_vprintf(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
         memcpy(&fmt_ptr, p0, 8);
         if (p1)
             memcpy(&args_ptr, p1, 8);
-        print_one(b, (const char *)host_pointer(b, fmt_ptr),
-                  args_ptr ? host_pointer(b, args_ptr) : (const uint8_t *)"");
+        char fmt[4096];
+        device_string(b, fmt_ptr, fmt, sizeof fmt);
+        uint64_t args_avail = 0;
+        const uint8_t *args = args_ptr ? ptx_span(b, args_ptr, &args_avail) : NULL;
+        print_one(b, fmt, args ? args : (const uint8_t *)"", args ? args_avail : 0);
         if (in->ops[0].kind == OPK_IMM) {
             uint8_t *ret = local_at(b, w, lane, (uint64_t)in->ops[0].imm, 4);
             if (ret)

@@ -49,6 +49,27 @@ static bool buf_allowed(const caplog *log, const caplog_call *call, int buf)
     return buf >= CAPLOG_BUF_M && buf <= CAPLOG_BUF_P;
 }
 
+const char *caplog_launch_problem(const caplog_launch *l, uint32_t max_dynamic_shared)
+{
+    const uint32_t *g = l->grid, *b = l->block;
+    if (b[0] == 0 || b[1] == 0 || b[2] == 0)
+        return "a block dimension is 0";
+    if (b[0] > 1024 || b[1] > 1024 || b[2] > 64)
+        return "a block dimension is over its limit (1024, 1024, 64)";
+    if ((uint64_t)b[0] * b[1] * b[2] > 1024)
+        return "more than 1024 threads per block";
+    if (g[0] == 0 || g[1] == 0 || g[2] == 0)
+        return "a grid dimension is 0";
+    if (g[0] > 0x7fffffffu || g[1] > 65535 || g[2] > 65535)
+        return "a grid dimension is over its limit (2^31-1, 65535, 65535)";
+    if (l->shared > max_dynamic_shared)
+        return l->shared > CAPLOG_MAX_DYNAMIC_SHARED
+                   ? "more dynamic shared memory than a block can have"
+                   : "more than 48 KiB of dynamic shared memory without "
+                     "cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize, ...)";
+    return NULL;
+}
+
 const caplog_call *caplog_find_call(const caplog *log, caplog_call_kind kind, int j, int k, int l)
 {
     for (int i = 0; i < log->ncalls; i++) {
