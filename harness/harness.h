@@ -248,6 +248,8 @@ typedef struct tl_kernel_timing_opts {
      * its own on the default stream (restoring state, pointing the next launch at another
      * output). NULL: nothing. */
     void (*before_launch)(void *ctx, int rep);
+    /* When not NULL, receives each timed launch's milliseconds (reps values), in order. */
+    double *samples;
 } tl_kernel_timing_opts;
 
 typedef struct tl_kernel_timing {

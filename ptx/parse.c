@@ -798,3 +798,13 @@ size_t ptx_entry_param_size(const ptx_entry *e, int i)
 }
 
 size_t ptx_entry_shared_bytes(const ptx_entry *e) { return e->shared_bytes; }
+
+int ptx_module_variable_count(const ptx_module *m) { return m->nglobals; }
+
+uint8_t *ptx_module_variable(const ptx_module *m, int i, size_t *size)
+{
+    if (i < 0 || i >= m->nglobals)
+        return NULL;
+    *size = m->globals[i].size;
+    return m->globals[i].data;
+}

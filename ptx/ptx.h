@@ -43,6 +43,10 @@ int ptx_entry_param_count(const ptx_entry *e);
 size_t ptx_entry_param_size(const ptx_entry *e, int i);
 /* Bytes of static .shared memory the entry declares. */
 size_t ptx_entry_shared_bytes(const ptx_entry *e);
+/* The module's variables (.global and .const, printf formats included): host memory the
+ * interpreter's kernels read and write directly. NULL past the last. */
+int ptx_module_variable_count(const ptx_module *m);
+uint8_t *ptx_module_variable(const ptx_module *m, int i, size_t *size);
 
 /* ---- the outline of a module: entries' parameters and module variables ------------------ */
 #define PTX_OUTLINE_MAX_ENTRIES 256

@@ -48,6 +48,7 @@ void tl_kernel_timing_opts_default(tl_kernel_timing_opts *opts)
     opts->reps = 10;
     opts->flush_l2 = true;
     opts->before_launch = NULL;
+    opts->samples = NULL;
 }
 
 /* Returns -1 with err filled when a CUDA call failed. */
@@ -165,6 +166,8 @@ int tl_time_kernel(const tl_kernel_timing_opts *opts, tl_launch_fn launch, void 
         samples[i] = ms;
     }
     if (rc == 0) {
+        if (opts->samples)
+            memcpy(opts->samples, samples, (size_t)opts->reps * sizeof *samples);
         tl_stats_compute(samples, opts->reps, &out->ms);
         out->l2_flush_bytes = t.flush_bytes;
     }

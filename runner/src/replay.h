@@ -1,0 +1,65 @@
+/* The replayer's two backends: the GPU (through the CUDA runtime's library API) and the PTX
+ * interpreter. replay_main.c does the recorded work through this interface; a backend only
+ * knows how to move bytes and launch a kernel by name. */
+#ifndef TILELAB_REPLAY_H
+#define TILELAB_REPLAY_H
+
+#include "capture_log.h"
+#include "ptx.h"
+
+/* A device address: a GPU pointer, or a host address of the interpreter's device memory. */
+typedef uint64_t replay_addr;
+
+typedef struct replay_device replay_device;
+
+/* How a failed call should be judged. */
+typedef enum replay_failure {
+    REPLAY_CRASH = 1,     /* the kernel faulted, or the GPU refused a launch */
+    REPLAY_BAD_MODULE,    /* the module image or PTX cannot be loaded */
+    REPLAY_UNSUPPORTED,   /* the backend cannot run what the kernel asks for */
+    REPLAY_INTERNAL       /* out of memory, no device: not the submission's fault */
+} replay_failure;
+
+typedef struct replay_module {
+    const char *ptx, *image;        /* module text and GPU image (paths) */
+    const ptx_outline *outline;
+    const char *diagnose;           /* CPU: write the diagnosis here (NULL: plain run) */
+} replay_module;
+
+/* One timed launch sequence, with what must happen before it outside the timed region. */
+typedef void (*replay_step)(void *ctx, int rep);
+
+typedef struct replay_backend {
+    const char *name;
+    /* Opens the device and loads the module; -1 with *why set and err filled. */
+    int (*open)(const replay_module *m, replay_device **out, replay_failure *why, tl_error *err);
+    void (*close)(replay_device *d);
+    void (*device_name)(replay_device *d, char *out, size_t size);
+    /* New device memory holds the NaN pattern (all-ones bytes), never zeros. */
+    int (*alloc)(replay_device *d, uint64_t bytes, replay_addr *out, tl_error *err);
+    int (*upload)(replay_device *d, replay_addr dst, const void *src, uint64_t bytes, tl_error *err);
+    int (*download)(replay_device *d, void *dst, replay_addr src, uint64_t bytes, tl_error *err);
+    int (*fill)(replay_device *d, replay_addr dst, int value, uint64_t bytes, tl_error *err);
+    int (*copy)(replay_device *d, replay_addr dst, replay_addr src, uint64_t bytes, tl_error *err);
+    /* args[i] points to parameter i's bytes. Launch failures are crashes. */
+    int (*launch)(replay_device *d, const char *kernel, const caplog_launch *l, void **args,
+                  tl_error *err);
+    /* Waits for queued work; a fault shows here on a GPU. */
+    int (*sync)(replay_device *d, tl_error *err);
+    /* Copies every module variable aside / back, so each repetition starts from the state the
+     * module was loaded with. */
+    int (*save_variables)(replay_device *d, tl_error *err);
+    int (*restore_variables)(replay_device *d, tl_error *err);
+    /* Runs `warmup` untimed then `reps` timed repetitions of step(ctx, rep), each after
+     * before(ctx, rep) (outside the timing; warm-ups get rep -1 - i); ms[rep] is each timed
+     * repetition's time. `emulated` says the times are not a GPU's. */
+    int (*time)(replay_device *d, int warmup, int reps, replay_step before, replay_step step,
+                void *ctx, double *ms, bool *emulated, tl_error *err);
+    /* The last failure's kind, when a call above returned -1. */
+    replay_failure (*failure)(replay_device *d);
+} replay_backend;
+
+extern const replay_backend replay_gpu_backend;
+extern const replay_backend replay_cpu_backend;
+
+#endif /* TILELAB_REPLAY_H */

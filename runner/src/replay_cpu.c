@@ -1,0 +1,294 @@
+/* The replayer's CPU backend: the PTX interpreter, with device memory in this process. Every
+ * global access a kernel makes is checked against the allocations below and the module's
+ * variables, so a kernel can reach nothing else of this process. */
+#include "replay.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct allocation {
+    uint8_t *ptr;
+    uint64_t size;
+    uint8_t *shadow; /* under diagnosis: which bytes something wrote */
+    int id;
+} allocation;
+
+struct replay_device {
+    ptx_module *module;
+    ptx_diag *diag;
+    const char *diagnose_path;
+    allocation *allocs;
+    int nallocs;
+    ptx_region *regions; /* the allocations sorted by address, for the interpreter */
+    uint8_t **saved;     /* module variables as loaded */
+    replay_failure failure;
+};
+
+static int failed(replay_device *d, replay_failure why, tl_error *err, const char *msg)
+{
+    d->failure = why;
+    return tl_error_set(err, "%s", msg);
+}
+
+static char *read_all(const char *path, size_t max, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = malloc(max + 1);
+    size_t n = buf ? fread(buf, 1, max + 1, f) : 0;
+    fclose(f);
+    if (!buf || n > max) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static int cpu_open(const replay_module *m, replay_device **out, replay_failure *why, tl_error *err)
+{
+    replay_device *d = calloc(1, sizeof *d);
+    *out = d;
+    *why = REPLAY_INTERNAL;
+    if (!d)
+        return tl_error_set(err, "out of memory");
+    size_t len = 0;
+    char *text = read_all(m->ptx, 64u << 20, &len);
+    if (!text) {
+        *why = REPLAY_BAD_MODULE;
+        return tl_error_set(err, "%s: cannot read the module's PTX (missing, or over 64 MiB)", m->ptx);
+    }
+    ptx_error perr;
+    d->module = ptx_module_parse(m->ptx, text, len, &perr);
+    free(text);
+    if (!d->module) {
+        /* nvcc wrote this PTX, so the interpreter is what falls short. */
+        *why = REPLAY_UNSUPPORTED;
+        return tl_error_set(err, "%s", perr.msg);
+    }
+    if (m->diagnose) {
+        d->diag = ptx_diag_new();
+        d->diagnose_path = m->diagnose;
+        if (!d->diag)
+            return tl_error_set(err, "out of memory");
+    }
+    return 0;
+}
+
+static void cpu_close(replay_device *d)
+{
+    if (!d)
+        return;
+    if (d->diag) {
+        FILE *f = fopen(d->diagnose_path, "w");
+        if (f) {
+            ptx_diag_write_json(d->diag, f);
+            fclose(f);
+        }
+        ptx_diag_free(d->diag);
+    }
+    for (int i = 0; i < d->nallocs; i++) {
+        free(d->allocs[i].ptr);
+        free(d->allocs[i].shadow);
+    }
+    if (d->module && d->saved)
+        for (int i = 0; i < ptx_module_variable_count(d->module); i++)
+            free(d->saved[i]);
+    free(d->saved);
+    free(d->allocs);
+    free(d->regions);
+    ptx_module_free(d->module);
+    free(d);
+}
+
+static void cpu_device_name(replay_device *d, char *out, size_t size)
+{
+    (void)d;
+    snprintf(out, size, "tilelab CPU backend (PTX interpreter)");
+}
+
+static int by_base(const void *a, const void *b)
+{
+    uint64_t x = ((const ptx_region *)a)->base, y = ((const ptx_region *)b)->base;
+    return (x > y) - (x < y);
+}
+
+static int cpu_alloc(replay_device *d, uint64_t bytes, replay_addr *out, tl_error *err)
+{
+    void *p = NULL;
+    /* Aligned as cudaMalloc's memory is, so the sectors a warp touches are the GPU's. */
+    if (bytes > ((uint64_t)1 << 40) || posix_memalign(&p, 256, bytes ? bytes : 1) != 0)
+        return failed(d, REPLAY_INTERNAL, err, "out of memory for device memory");
+    memset(p, 0xff, bytes);
+    allocation *grown = realloc(d->allocs, (size_t)(d->nallocs + 1) * sizeof *grown);
+    ptx_region *regions = realloc(d->regions, (size_t)(d->nallocs + 1) * sizeof *regions);
+    if (grown)
+        d->allocs = grown;
+    if (regions)
+        d->regions = regions;
+    uint8_t *shadow = d->diag ? calloc(1, bytes ? bytes : 1) : NULL;
+    if (!grown || !regions || (d->diag && !shadow)) {
+        free(p);
+        free(shadow);
+        return failed(d, REPLAY_INTERNAL, err, "out of memory for device memory");
+    }
+    d->allocs[d->nallocs] = (allocation){p, bytes, shadow, d->nallocs + 1};
+    d->nallocs++;
+    for (int i = 0; i < d->nallocs; i++)
+        d->regions[i] = (ptx_region){(uint64_t)(uintptr_t)d->allocs[i].ptr, d->allocs[i].size,
+                                     d->allocs[i].shadow, d->allocs[i].id};
+    qsort(d->regions, (size_t)d->nallocs, sizeof *d->regions, by_base);
+    *out = (uint64_t)(uintptr_t)p;
+    return 0;
+}
+
+/* The allocation holding [a, a+bytes): the replayer's own operations stay inside them. */
+static allocation *holder(replay_device *d, replay_addr a, uint64_t bytes)
+{
+    for (int i = 0; i < d->nallocs; i++) {
+        uint64_t base = (uint64_t)(uintptr_t)d->allocs[i].ptr;
+        if (a >= base && a - base <= d->allocs[i].size && bytes <= d->allocs[i].size - (a - base))
+            return &d->allocs[i];
+    }
+    return NULL;
+}
+
+static uint8_t *span(replay_device *d, replay_addr a, uint64_t bytes, bool written, tl_error *err)
+{
+    allocation *h = holder(d, a, bytes);
+    if (!h) {
+        failed(d, REPLAY_INTERNAL, err, "a copy outside the device memory the replayer made");
+        return NULL;
+    }
+    if (written && h->shadow)
+        memset(h->shadow + (a - (uint64_t)(uintptr_t)h->ptr), 1, bytes);
+    return (uint8_t *)(uintptr_t)a;
+}
+
+static int cpu_upload(replay_device *d, replay_addr dst, const void *src, uint64_t bytes,
+                      tl_error *err)
+{
+    uint8_t *p = span(d, dst, bytes, true, err);
+    if (!p)
+        return -1;
+    memcpy(p, src, bytes);
+    return 0;
+}
+
+static int cpu_download(replay_device *d, void *dst, replay_addr src, uint64_t bytes, tl_error *err)
+{
+    uint8_t *p = span(d, src, bytes, false, err);
+    if (!p)
+        return -1;
+    memcpy(dst, p, bytes);
+    return 0;
+}
+
+static int cpu_fill(replay_device *d, replay_addr dst, int value, uint64_t bytes, tl_error *err)
+{
+    uint8_t *p = span(d, dst, bytes, true, err);
+    if (!p)
+        return -1;
+    memset(p, value, bytes);
+    return 0;
+}
+
+static int cpu_copy(replay_device *d, replay_addr dst, replay_addr src, uint64_t bytes,
+                    tl_error *err)
+{
+    uint8_t *to = span(d, dst, bytes, true, err), *from = to ? span(d, src, bytes, false, err) : NULL;
+    if (!from)
+        return -1;
+    memmove(to, from, bytes);
+    return 0;
+}
+
+static int cpu_launch(replay_device *d, const char *kernel, const caplog_launch *l, void **args,
+                      tl_error *err)
+{
+    const ptx_entry *e = ptx_module_entry(d->module, kernel);
+    if (!e)
+        return failed(d, REPLAY_UNSUPPORTED, err, "the interpreter found no such kernel in the PTX");
+    ptx_env env = {d->regions, d->nallocs, d->diag};
+    ptx_stats stats = {0, 0};
+    ptx_error perr;
+    int rc = ptx_launch_env(e, (ptx_dim3){l->grid[0], l->grid[1], l->grid[2]},
+                            (ptx_dim3){l->block[0], l->block[1], l->block[2]}, args, l->shared,
+                            &env, &stats, &perr);
+    if (rc != 0) {
+        bool unsupported = strstr(perr.msg, "is not supported by the CPU backend") != NULL;
+        return failed(d, unsupported ? REPLAY_UNSUPPORTED : REPLAY_CRASH, err, perr.msg);
+    }
+    return 0;
+}
+
+static int cpu_sync(replay_device *d, tl_error *err)
+{
+    (void)d, (void)err;
+    return 0;
+}
+
+static int cpu_save_variables(replay_device *d, tl_error *err)
+{
+    int n = ptx_module_variable_count(d->module);
+    d->saved = calloc((size_t)(n ? n : 1), sizeof *d->saved);
+    if (!d->saved)
+        return failed(d, REPLAY_INTERNAL, err, "out of memory");
+    for (int i = 0; i < n; i++) {
+        size_t size;
+        uint8_t *v = ptx_module_variable(d->module, i, &size);
+        d->saved[i] = malloc(size ? size : 1);
+        if (!d->saved[i])
+            return failed(d, REPLAY_INTERNAL, err, "out of memory");
+        memcpy(d->saved[i], v, size);
+    }
+    return 0;
+}
+
+static int cpu_restore_variables(replay_device *d, tl_error *err)
+{
+    (void)err;
+    for (int i = 0; d->saved && i < ptx_module_variable_count(d->module); i++) {
+        size_t size;
+        uint8_t *v = ptx_module_variable(d->module, i, &size);
+        memcpy(v, d->saved[i], size);
+    }
+    return 0;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Wall-clock time of the interpreter: emulated time, useful only to compare kernels run the
+ * same way. */
+static int cpu_time(replay_device *d, int warmup, int reps, replay_step before, replay_step step,
+                    void *ctx, double *ms, bool *emulated, tl_error *err)
+{
+    (void)err;
+    *emulated = true;
+    for (int i = 0; i < warmup + reps; i++) {
+        int rep = i < warmup ? -1 - i : i - warmup;
+        before(ctx, rep);
+        double t0 = now();
+        step(ctx, rep);
+        if (d->failure)
+            return -1;
+        if (rep >= 0)
+            ms[rep] = (now() - t0) * 1e3;
+    }
+    return 0;
+}
+
+static replay_failure cpu_failure(replay_device *d) { return d->failure; }
+
+const replay_backend replay_cpu_backend = {
+    "cpu", cpu_open, cpu_close, cpu_device_name, cpu_alloc, cpu_upload, cpu_download, cpu_fill,
+    cpu_copy, cpu_launch, cpu_sync, cpu_save_variables, cpu_restore_variables, cpu_time, cpu_failure,
+};

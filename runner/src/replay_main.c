@@ -1,0 +1,537 @@
+/* tilelab-replay: does the work a capture log describes, on the grader's own buffers, and sends
+ * back every result matrix and the kernel times. It is the grader's program: it is never linked
+ * with student code, it runs the student's kernels only (on a GPU or in the PTX interpreter),
+ * and it never holds the expected output, so no kernel can find it here.
+ *
+ * Each call is run once to be checked, then (when timed) warm-up and timed repetitions, each
+ * starting from the same state: M and N as loaded, P and the submission's allocations holding
+ * the NaN pattern, module variables as loaded. So no repetition can reuse work an earlier one
+ * left behind, and every repetition's result goes back to be checked. */
+#include "datagen.h"
+#include "replay.h"
+#include "replay_protocol.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_REPS 100
+#define MAX_WARMUP 5
+
+static const char usage[] =
+    "usage: tilelab-replay --backend gpu|cpu --log FILE --ptx FILE [--image FILE]\n"
+    "                      (--inputs DIR | --generate SEED:JxKxL) [--calls launch,host,baseline]\n"
+    "                      [--reps N] [--warmup N] [--no-time] [--diagnose FILE] [--result-fd FD]\n"
+    "Does the work the capture log records for the problem's shape, on this program's own\n"
+    "buffers, and writes every result matrix and the timings to FD (default 3) for the runner\n"
+    "to check (runner/src/replay_protocol.h). The kernels' printf output goes to stdout.\n"
+    "Exit status: 0 done (the outcome of each call is in the result), 2 bad usage.\n";
+
+typedef struct options {
+    const char *backend, *log, *ptx, *image, *inputs, *diagnose;
+    bool generate, time;
+    uint64_t seed;
+    tl_size size;
+    bool calls[CAPLOG_CALL_KINDS];
+    int reps, warmup, fd;
+} options;
+
+typedef struct replay {
+    const options *o;
+    const replay_backend *be;
+    replay_device *dev;
+    caplog log;
+    ptx_outline *outline;
+    tl_matrix A, B;
+    int j, k, l;
+    replay_addr M, N, M0, N0, *allocs, *P;
+    int nP;
+    float *host_P;
+    const caplog_call *call; /* the call being stepped, and the P of this run */
+    replay_addr current_P;
+    bool failed;
+    tl_error step_err;
+} replay;
+
+/* ---- the result descriptor ------------------------------------------------------------------ */
+
+static int write_all(int fd, const void *data, size_t n)
+{
+    const char *p = data;
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static void send_output(const replay *r, const char *call, const char *run, const float *data)
+{
+    char header[REPLAY_MAX_HEADER];
+    int n = snprintf(header, sizeof header, "%s %s:%s %d %d\n", REPLAY_FRAME_OUTPUT, call, run,
+                     r->j, r->l);
+    if (write_all(r->o->fd, header, (size_t)n) != 0 ||
+        write_all(r->o->fd, data, sizeof(float) * (size_t)r->j * (size_t)r->l) != 0) {
+        fprintf(stderr, "tilelab-replay: cannot write the results: %s\n", strerror(errno));
+        exit(3);
+    }
+}
+
+static void send_result(const replay *r, cJSON *doc)
+{
+    char *text = cJSON_PrintUnformatted(doc);
+    if (!text || write_all(r->o->fd, REPLAY_FRAME_RESULT " ", 7) != 0 ||
+        write_all(r->o->fd, text, strlen(text)) != 0 || write_all(r->o->fd, "\n", 1) != 0) {
+        fprintf(stderr, "tilelab-replay: cannot write the result\n");
+        exit(3);
+    }
+    free(text);
+}
+
+/* ---- doing a call's operations -------------------------------------------------------------- */
+
+static replay_addr address(const replay *r, caplog_ref ref)
+{
+    replay_addr base = 0;
+    switch (ref.buf) {
+    case CAPLOG_BUF_M: base = r->M; break;
+    case CAPLOG_BUF_N: base = r->N; break;
+    case CAPLOG_BUF_P: base = r->current_P; break;
+    default: base = r->allocs[ref.buf - CAPLOG_BUF_ALLOC]; break;
+    }
+    return base + (uint64_t)ref.offset; /* a pointer before a buffer wraps, as on a GPU */
+}
+
+static int do_launch(replay *r, const caplog_launch *l, tl_error *err)
+{
+    static uint64_t params[CAPLOG_MAX_ARG_BYTES / 8 + CAPLOG_MAX_ARGS];
+    uint8_t *bytes = (uint8_t *)params;
+    void *args[CAPLOG_MAX_ARGS];
+    memcpy(bytes, l->bytes, l->nbytes);
+    for (int i = 0; i < l->nrelocs; i++) {
+        uint64_t a = address(r, l->relocs[i].ref);
+        memcpy(bytes + l->relocs[i].at, &a, 8);
+    }
+    uint32_t at = 0;
+    for (int i = 0; i < l->nargs; i++) {
+        args[i] = bytes + at;
+        at += l->arg_size[i];
+    }
+    return r->be->launch(r->dev, r->log.kernels[l->kernel], l, args, err);
+}
+
+static int run_ops(replay *r, const caplog_call *c, tl_error *err)
+{
+    for (int i = 0; i < c->nops; i++) {
+        const caplog_op *op = &c->ops[i];
+        int rc = 0;
+        switch (op->kind) {
+        case CAPLOG_MEMSET:
+            rc = r->be->fill(r->dev, address(r, op->dst), op->value, op->count, err);
+            break;
+        case CAPLOG_COPY:
+            if (op->dst.buf == CAPLOG_BUF_HOST_P)
+                rc = r->be->download(r->dev, (uint8_t *)r->host_P + op->dst.offset,
+                                     address(r, op->src), op->count, err);
+            else if (op->src.buf == CAPLOG_BUF_HOST_M || op->src.buf == CAPLOG_BUF_HOST_N)
+                rc = r->be->upload(r->dev, address(r, op->dst),
+                                   (const uint8_t *)(op->src.buf == CAPLOG_BUF_HOST_M ? r->A.data
+                                                                                      : r->B.data) +
+                                       op->src.offset,
+                                   op->count, err);
+            else
+                rc = r->be->copy(r->dev, address(r, op->dst), address(r, op->src), op->count, err);
+            break;
+        case CAPLOG_LAUNCH:
+            rc = do_launch(r, op->launch, err);
+            break;
+        case CAPLOG_FREE:
+            break; /* buffers live until the end: every repetition uses them again */
+        }
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Why the call cannot be replayed as recorded, or NULL. */
+static const char *problem_with(const replay *r, const caplog_call *c, char *why, size_t size)
+{
+    if (c->refused[0]) {
+        snprintf(why, size, "%s", c->refused);
+        return why;
+    }
+    if (!c->ended) {
+        snprintf(why, size, "the program stopped during this call when it was captured");
+        return why;
+    }
+    for (int i = 0; i < c->nops; i++) {
+        const caplog_launch *l = c->ops[i].launch;
+        if (!l)
+            continue;
+        const char *name = r->log.kernels[l->kernel];
+        const ptx_entry_outline *e = ptx_outline_entry(r->outline, name);
+        const char *bad = caplog_launch_problem(l, CAPLOG_MAX_DYNAMIC_SHARED);
+        if (!e) {
+            snprintf(why, size, "kernel %s is not in the module", name);
+            return why;
+        }
+        if (bad) {
+            snprintf(why, size, "launch of %s: %s", name, bad);
+            return why;
+        }
+        if (e->nparams != l->nargs) {
+            snprintf(why, size, "kernel %s takes %d parameters, the launch gives %d", name,
+                     e->nparams, l->nargs);
+            return why;
+        }
+        for (int a = 0; a < l->nargs; a++) {
+            if (e->param_size[a] != l->arg_size[a]) {
+                snprintf(why, size, "kernel %s: parameter %d is %u bytes, the launch gives %u",
+                         name, a, e->param_size[a], l->arg_size[a]);
+                return why;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* ---- repetitions ------------------------------------------------------------------------- */
+
+static void step_failed(replay *r, const tl_error *err)
+{
+    if (!r->failed)
+        r->step_err = *err;
+    r->failed = true;
+}
+
+/* The state the call was first run in, and a fresh P (all NaN) of the run's own. */
+static void reset(replay *r, replay_addr P)
+{
+    tl_error err;
+    uint64_t m_bytes = sizeof(float) * (uint64_t)r->j * r->k;
+    uint64_t n_bytes = sizeof(float) * (uint64_t)r->k * r->l;
+    uint64_t p_bytes = sizeof(float) * (uint64_t)r->j * r->l;
+    r->current_P = P;
+    int rc = r->be->copy(r->dev, r->M, r->M0, m_bytes, &err);
+    rc = rc ? rc : r->be->copy(r->dev, r->N, r->N0, n_bytes, &err);
+    for (int i = 0; rc == 0 && i < r->log.nallocs; i++)
+        rc = r->be->fill(r->dev, r->allocs[i], 0xff, r->log.alloc_sizes[i], &err);
+    rc = rc ? rc : r->be->restore_variables(r->dev, &err);
+    rc = rc ? rc : r->be->fill(r->dev, P, 0xff, p_bytes, &err);
+    if (rc != 0)
+        step_failed(r, &err);
+}
+
+/* Before a warm-up (rep < 0) or timed repetition: P[0] is the checked run's, then one P per
+ * warm-up, then one per repetition. */
+static void before_run(void *arg, int rep)
+{
+    replay *r = arg;
+    reset(r, r->P[rep < 0 ? -rep : 1 + r->o->warmup + rep]);
+}
+
+static void run_step(void *arg, int rep)
+{
+    (void)rep;
+    replay *r = arg;
+    tl_error err;
+    if (!r->failed && run_ops(r, r->call, &err) != 0)
+        step_failed(r, &err);
+}
+
+static const char *status_of(replay_failure f)
+{
+    switch (f) {
+    case REPLAY_CRASH: return "crash";
+    case REPLAY_BAD_MODULE: return "bad-input";
+    case REPLAY_UNSUPPORTED: return "unsupported";
+    default: return "error";
+    }
+}
+
+static void add_timing(cJSON *item, const double *ms, int reps, bool emulated)
+{
+    tl_stats st;
+    tl_stats_compute(ms, reps, &st);
+    cJSON *t = cJSON_AddObjectToObject(item, "timing");
+    cJSON_AddNumberToObject(t, "reps", reps);
+    cJSON_AddNumberToObject(t, "median_ms", st.median);
+    cJSON_AddNumberToObject(t, "min_ms", st.min);
+    cJSON_AddNumberToObject(t, "max_ms", st.max);
+    cJSON_AddBoolToObject(t, "emulated", emulated);
+    cJSON *samples = cJSON_AddArrayToObject(t, "samples_ms");
+    for (int i = 0; i < reps; i++)
+        cJSON_AddItemToArray(samples, cJSON_CreateNumber(ms[i]));
+}
+
+/* One call: checked run, then the timed repetitions; every P goes back to the runner. */
+static void replay_call(replay *r, caplog_call_kind kind, cJSON *calls)
+{
+    const char *name = caplog_call_kind_name(kind);
+    cJSON *item = cJSON_CreateObject();
+    cJSON_AddItemToArray(calls, item);
+    cJSON_AddStringToObject(item, "call", name);
+    const caplog_call *c = caplog_find_call(&r->log, kind, r->j, r->k, r->l);
+    char why[CAPLOG_MAX_REFUSAL + 200] = "";
+    if (!c) {
+        cJSON_AddStringToObject(item, "status", "missing");
+        cJSON_AddStringToObject(item, "detail", "the capture has no such call for this shape");
+        return;
+    }
+    if (problem_with(r, c, why, sizeof why)) {
+        cJSON_AddStringToObject(item, "status", "refused");
+        cJSON_AddStringToObject(item, "detail", why);
+        return;
+    }
+    size_t p_count = (size_t)r->j * (size_t)r->l;
+    float *host = malloc(sizeof(float) * p_count);
+    tl_error err;
+    r->call = c;
+    r->failed = false;
+    int rc = host ? 0 : tl_error_set(&err, "out of memory");
+    if (rc == 0 && kind == CAPLOG_CALL_HOST) {
+        memset(host, 0xff, sizeof(float) * p_count);
+        r->host_P = host;
+        rc = run_ops(r, c, &err);
+        rc = rc ? rc : r->be->sync(r->dev, &err);
+        if (rc == 0)
+            send_output(r, name, "check", host);
+    } else if (rc == 0) {
+        reset(r, r->P[0]);
+        rc = r->failed ? -1 : run_ops(r, c, &err);
+        rc = rc ? rc : r->be->sync(r->dev, &err);
+        rc = rc ? rc : r->be->download(r->dev, host, r->P[0], sizeof(float) * p_count, &err);
+        if (rc == 0)
+            send_output(r, name, "check", host);
+        if (r->failed)
+            err = r->step_err, rc = -1;
+    }
+    if (rc == 0 && r->o->time && kind != CAPLOG_CALL_HOST) {
+        double ms[MAX_REPS];
+        bool emulated = false;
+        rc = r->be->time(r->dev, r->o->warmup, r->o->reps, before_run, run_step, r, ms, &emulated,
+                         &err);
+        if (r->failed)
+            err = r->step_err, rc = -1;
+        for (int i = 1; rc == 0 && i < 1 + r->o->warmup + r->o->reps; i++) {
+            char run[32];
+            if (i <= r->o->warmup)
+                snprintf(run, sizeof run, "warmup%d", i - 1);
+            else
+                snprintf(run, sizeof run, "rep%d", i - 1 - r->o->warmup);
+            rc = r->be->download(r->dev, host, r->P[i], sizeof(float) * p_count, &err);
+            if (rc == 0)
+                send_output(r, name, run, host);
+        }
+        if (rc == 0)
+            add_timing(item, ms, r->o->reps, emulated);
+    }
+    cJSON_AddStringToObject(item, "status", rc == 0 ? "ok" : status_of(r->be->failure(r->dev)));
+    cJSON_AddStringToObject(item, "detail", rc == 0 ? "" : err.msg);
+    free(host);
+    r->host_P = NULL;
+}
+
+/* ---- setting up ----------------------------------------------------------------------- */
+
+static char *read_file(const char *path, size_t max, size_t *len, tl_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        tl_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *buf = malloc(max + 1);
+    size_t n = buf ? fread(buf, 1, max + 1, f) : 0;
+    fclose(f);
+    if (!buf || n > max) {
+        free(buf);
+        tl_error_set(err, "%s: larger than %zu bytes", path, max);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+static int load_inputs(replay *r, tl_error *err)
+{
+    if (r->o->generate) {
+        tl_size s = r->o->size;
+        if (tl_matrix_alloc(&r->A, s.m, s.k, err) != 0 || tl_matrix_alloc(&r->B, s.k, s.n, err) != 0)
+            return -1;
+        tl_fill_inputs(r->o->seed, 0, s, &r->A, &r->B);
+    } else {
+        char path[4096];
+        snprintf(path, sizeof path, "%.4000s/input0.raw", r->o->inputs);
+        if (tl_matrix_read(path, &r->A, err) != 0)
+            return -1;
+        snprintf(path, sizeof path, "%.4000s/input1.raw", r->o->inputs);
+        if (tl_matrix_read(path, &r->B, err) != 0)
+            return -1;
+        if (r->A.cols != r->B.rows)
+            return tl_error_set(err, "input0 (%d x %d) and input1 (%d x %d) do not form a product",
+                                r->A.rows, r->A.cols, r->B.rows, r->B.cols);
+    }
+    r->j = r->A.rows;
+    r->k = r->A.cols;
+    r->l = r->B.cols;
+    return 0;
+}
+
+static int setup_memory(replay *r, tl_error *err)
+{
+    const replay_backend *be = r->be;
+    uint64_t m_bytes = sizeof(float) * (uint64_t)r->j * r->k;
+    uint64_t n_bytes = sizeof(float) * (uint64_t)r->k * r->l;
+    uint64_t p_bytes = sizeof(float) * (uint64_t)r->j * r->l;
+    r->allocs = calloc((size_t)r->log.nallocs + 1, sizeof *r->allocs);
+    r->nP = 1 + (r->o->time ? r->o->warmup + r->o->reps : 0);
+    r->P = calloc((size_t)r->nP, sizeof *r->P);
+    if (!r->allocs || !r->P)
+        return tl_error_set(err, "out of memory");
+    if (be->alloc(r->dev, m_bytes, &r->M, err) || be->alloc(r->dev, n_bytes, &r->N, err) ||
+        be->alloc(r->dev, m_bytes, &r->M0, err) || be->alloc(r->dev, n_bytes, &r->N0, err) ||
+        be->upload(r->dev, r->M0, r->A.data, m_bytes, err) ||
+        be->upload(r->dev, r->N0, r->B.data, n_bytes, err))
+        return -1;
+    for (int i = 0; i < r->log.nallocs; i++)
+        if (be->alloc(r->dev, r->log.alloc_sizes[i], &r->allocs[i], err) != 0)
+            return -1;
+    for (int i = 0; i < r->nP; i++)
+        if (be->alloc(r->dev, p_bytes, &r->P[i], err) != 0)
+            return -1;
+    return be->save_variables(r->dev, err);
+}
+
+static int parse_options(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->time = true;
+    o->reps = 10;
+    o->warmup = 1;
+    o->fd = 3;
+    o->calls[CAPLOG_CALL_LAUNCH] = true;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--no-time") == 0) {
+            o->time = false;
+            continue;
+        }
+        if (!v)
+            return -1;
+        i++;
+        if (strcmp(a, "--backend") == 0)
+            o->backend = v;
+        else if (strcmp(a, "--log") == 0)
+            o->log = v;
+        else if (strcmp(a, "--ptx") == 0)
+            o->ptx = v;
+        else if (strcmp(a, "--image") == 0)
+            o->image = v;
+        else if (strcmp(a, "--inputs") == 0)
+            o->inputs = v;
+        else if (strcmp(a, "--diagnose") == 0)
+            o->diagnose = v;
+        else if (strcmp(a, "--reps") == 0)
+            o->reps = atoi(v);
+        else if (strcmp(a, "--warmup") == 0)
+            o->warmup = atoi(v);
+        else if (strcmp(a, "--result-fd") == 0)
+            o->fd = atoi(v);
+        else if (strcmp(a, "--generate") == 0) {
+            char size[64];
+            unsigned long long seed;
+            tl_error err;
+            if (sscanf(v, "%llu:%63s", &seed, size) != 2 || tl_size_parse(size, &o->size, &err) != 0)
+                return -1;
+            o->seed = seed;
+            o->generate = true;
+        } else if (strcmp(a, "--calls") == 0) {
+            memset(o->calls, 0, sizeof o->calls);
+            for (int k = 0; k < CAPLOG_CALL_KINDS; k++)
+                o->calls[k] = strstr(v, caplog_call_kind_name((caplog_call_kind)k)) != NULL;
+        } else
+            return -1;
+    }
+    bool backend_ok = o->backend && (strcmp(o->backend, "gpu") == 0 || strcmp(o->backend, "cpu") == 0);
+    if (!backend_ok || !o->log || !o->ptx || (!o->inputs == !o->generate) || o->reps < 1 ||
+        o->reps > MAX_REPS || o->warmup < 0 || o->warmup > MAX_WARMUP || o->fd < 0)
+        return -1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "--help") == 0) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    options o;
+    if (parse_options(argc, argv, &o) != 0) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    replay r;
+    memset(&r, 0, sizeof r);
+    r.o = &o;
+    r.be = strcmp(o.backend, "gpu") == 0 ? &replay_gpu_backend : &replay_cpu_backend;
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "backend", r.be->name);
+    cJSON *calls = cJSON_AddArrayToObject(doc, "calls");
+    tl_error err;
+    const char *status = "ok";
+    size_t len = 0;
+    char *text = read_file(o.log, CAPLOG_MAX_BYTES, &len, &err);
+    if (!text || caplog_parse("capture log", text, len, &r.log, &err) != 0)
+        status = "bad-input";
+    free(text);
+    char *ptx = status[0] == 'o' ? read_file(o.ptx, 64u << 20, &len, &err) : NULL;
+    ptx_error perr;
+    if (ptx && !(r.outline = ptx_outline_read("module PTX", ptx, len, &perr)))
+        tl_error_set(&err, "%s", perr.msg);
+    free(ptx);
+    if (status[0] == 'o' && !r.outline)
+        status = "bad-input";
+    if (status[0] == 'o' && load_inputs(&r, &err) != 0)
+        status = "bad-input";
+    replay_failure why = REPLAY_INTERNAL;
+    replay_module module = {o.ptx, o.image, r.outline, o.diagnose};
+    if (status[0] == 'o' && r.be->open(&module, &r.dev, &why, &err) != 0)
+        status = status_of(why);
+    if (status[0] == 'o' && setup_memory(&r, &err) != 0)
+        status = status_of(r.be->failure(r.dev));
+    if (status[0] == 'o') {
+        char device[256];
+        r.be->device_name(r.dev, device, sizeof device);
+        cJSON_AddStringToObject(doc, "device", device);
+        for (int k = 0; k < CAPLOG_CALL_KINDS; k++)
+            if (o.calls[k])
+                replay_call(&r, (caplog_call_kind)k, calls);
+    }
+    cJSON_AddStringToObject(doc, "status", status);
+    cJSON_AddStringToObject(doc, "detail", status[0] == 'o' ? "" : err.msg);
+    cJSON *shape = cJSON_AddObjectToObject(doc, "shape");
+    cJSON_AddNumberToObject(shape, "m", r.j);
+    cJSON_AddNumberToObject(shape, "k", r.k);
+    cJSON_AddNumberToObject(shape, "n", r.l);
+    fflush(stdout);
+    send_result(&r, doc);
+    cJSON_Delete(doc);
+    if (r.dev)
+        r.be->close(r.dev);
+    caplog_free(&r.log);
+    ptx_outline_free(r.outline);
+    tl_matrix_free(&r.A);
+    tl_matrix_free(&r.B);
+    free(r.allocs);
+    free(r.P);
+    return 0;
+}

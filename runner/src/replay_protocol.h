@@ -1,0 +1,21 @@
+/* What the replayer sends back to the runner, on the descriptor given by --result-fd (never
+ * stdout, where the kernels' printf output goes):
+ *
+ *   output NAME ROWS COLS\n   then ROWS*COLS float32 values (little-endian bytes): one result
+ *                             matrix, exactly as the kernels left it
+ *   result JSON\n             the replay's summary, last: the device, per call its status
+ *                             (ok, crash, refused, unsupported, missing, bad-input, error), a
+ *                             one-line detail and the timings
+ *
+ * NAME is CALL:RUN, CALL one of launch, host, baseline and RUN one of check (the first run),
+ * warmup0..., rep0... (the timed repetitions, in order). The replayer holds no expected output:
+ * the runner checks every matrix it receives. */
+#ifndef TILELAB_REPLAY_PROTOCOL_H
+#define TILELAB_REPLAY_PROTOCOL_H
+
+#define REPLAY_FRAME_OUTPUT "output"
+#define REPLAY_FRAME_RESULT "result"
+#define REPLAY_MAX_HEADER 256
+#define REPLAY_MAX_RESULT (1u << 20)
+
+#endif /* TILELAB_REPLAY_PROTOCOL_H */
