@@ -1,6 +1,8 @@
-/* tilelab run: build a lab's .cu file and run it on the lab's datasets, one process each. */
+/* tilelab run: a lab's .cu file through the same build, capture and replay the grader uses, on
+ * the lab's datasets: one line per dataset with the grader's verdict. */
 #include "cli.h"
-#include "lab_build.h"
+#include "files.h"
+#include "session.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -11,40 +13,48 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_DATASETS 256
 
 static const char usage[] =
     "usage: ./tilelab run LAB [--solution | --source FILE] [--dataset DIR]... [options]\n"
     "\n"
-    "Builds a lab's .cu file (cached) and runs it on each dataset in its own process: one line per\n"
-    "dataset with the size, the verdict, the kernel time and GFLOP/s. A wrong result shows how many\n"
-    "elements are wrong and the worst one; lab 05 also shows its unpadded baseline and, when ncu\n"
-    "is installed, the shared-memory bank conflicts of both kernels.\n"
+    "Builds a lab's .cu file and checks it on each dataset the way the grader does: the file is\n"
+    "built in a sandbox, its host code is captured (it describes the work; it never sees a\n"
+    "dataset), and tilelab's own replayer runs its kernels, times them and sends back every\n"
+    "result, which is checked against the fp32 error bound: the first run and every timed\n"
+    "repetition. One line per dataset: size, verdict, kernel time and GFLOP/s; a wrong result\n"
+    "shows how many elements are wrong and the worst one; lab 05 also shows its unpadded\n"
+    "baseline and, when ncu is installed, the bank conflicts of both kernels.\n"
     "\n"
     "  LAB              01-basic ... 05-bank-conflicts (or 01, 2, tiled, ...)\n"
     "  (default)        run the lab's template: labs/LAB/template.cu\n"
     "  --solution       run the reference solution: solutions/LAB/solution.cu\n"
-    "  --source FILE    run any file that follows the lab contract (docs/lab-contract.md)\n"
+    "  --source FILE    run any file that follows the lab contract (docs/lab-contract.md);\n"
+    "                   the headers beside it may be included\n"
     "  --dataset DIR    a dataset folder (repeatable; default: every shipped dataset of the lab)\n"
-    "  --json           one JSON document with every dataset's report instead of lines\n"
+    "  --json           one JSON document with every dataset's result instead of lines\n"
     "  --timeout S      seconds a dataset may take before it is stopped (default 60)\n"
-    "  --reps N         timed repetitions of the kernel (default 10)\n"
+    "  --reps N         timed repetitions of the kernel (default 10; 3 on the CPU backend)\n"
     "  --no-time        check only, do not time\n"
     "  --no-ncu         lab 05: skip the bank-conflict counts even when ncu is installed\n"
     "  --backend B      gpu (the CUDA device) or cpu (the PTX interpreter, no GPU needed);\n"
     "                   default: gpu when there is a CUDA device, cpu otherwise\n"
     "  --save-outputs D write each dataset's result (tilelab binary, from the first run) into\n"
     "                   folder D, named after the dataset's folder: D/<name>.raw\n"
-    "  --device-debug   build the kernels with -G (unoptimised, for cuda-gdb; on the CPU backend\n"
-    "                   this runs the unoptimised PTX)\n"
+    "  --device-debug   build the kernels with -G (unoptimised; on the CPU backend this runs\n"
+    "                   the unoptimised PTX)\n"
+    "  --no-sandbox     build and capture without bubblewrap (it is used when it works)\n"
     "  --build-only     build and stop\n"
     "\n"
-    "On the CPU backend the kernel time is the interpreter's (emulated, not a GPU's) and the\n"
-    "default --reps is 3.\n"
+    "On the CPU backend the kernel time is the interpreter's (emulated, not a GPU's).\n"
     "\n"
+    "Verdicts: pass, wrong, timeout, crash, build-failed, bad-input, refused (the file asked for\n"
+    "something grading does not allow, such as copying a result computed on the host),\n"
+    "unsupported (the CPU backend cannot run the kernel), error (the kit failed).\n"
     "exit status: 0 every dataset passed, 1 a result is wrong, 2 bad input or usage,\n"
-    "3 the file does not build, crashed or hung, 4 --backend gpu but no CUDA device here\n";
+    "3 the file does not build, was refused, crashed or hung, 4 --backend gpu but no CUDA device\n";
 
 enum { EXIT_NO_DEVICE = 4 };
 
@@ -53,16 +63,12 @@ typedef struct options {
     char source[PATH_MAX];
     const char *datasets[MAX_DATASETS];
     int ndatasets;
-    bool json, build_only, no_time, ncu, reps_given;
+    bool json, build_only, no_time, ncu, reps_given, no_sandbox, device_debug;
     int timeout, reps;
-    lab_backend backend;
+    runner_backend backend;
     bool backend_given;
     const char *save_outputs;
 } options;
-
-typedef struct outcome {
-    int passed, wrong, bad_input, crashed;
-} outcome;
 
 static int parse(int argc, char **argv, options *o)
 {
@@ -73,7 +79,7 @@ static int parse(int argc, char **argv, options *o)
         {"no-time", no_argument, NULL, 'T'},      {"no-ncu", no_argument, NULL, 'N'},
         {"build-only", no_argument, NULL, 'b'},   {"backend", required_argument, NULL, 'B'},
         {"save-outputs", required_argument, NULL, 'O'}, {"device-debug", no_argument, NULL, 'G'},
-        {NULL, 0, NULL, 0}};
+        {"no-sandbox", no_argument, NULL, 'X'},   {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->timeout = 60;
     o->reps = 10;
@@ -97,21 +103,22 @@ static int parse(int argc, char **argv, options *o)
         case 'N': o->ncu = false; break;
         case 'b': o->build_only = true; break;
         case 'O': o->save_outputs = optarg; break;
-        case 'G': lab_build_set_device_debug(true); break;
+        case 'G': o->device_debug = true; break;
+        case 'X': o->no_sandbox = true; break;
         case 't':
             if (cli_parse_int("--timeout", optarg, 1, 86400, &o->timeout) != 0)
                 return TL_EXIT_BAD_INPUT;
             break;
         case 'r':
-            if (cli_parse_int("--reps", optarg, 1, 1000, &o->reps) != 0)
+            if (cli_parse_int("--reps", optarg, 1, 100, &o->reps) != 0)
                 return TL_EXIT_BAD_INPUT;
             o->reps_given = true;
             break;
         case 'B':
             if (strcmp(optarg, "gpu") == 0)
-                o->backend = LAB_BACKEND_GPU;
+                o->backend = RUNNER_GPU;
             else if (strcmp(optarg, "cpu") == 0)
-                o->backend = LAB_BACKEND_CPU;
+                o->backend = RUNNER_CPU;
             else
                 return cli_fail("--backend expects gpu or cpu, got \"%s\"", optarg);
             o->backend_given = true;
@@ -142,10 +149,12 @@ static int parse(int argc, char **argv, options *o)
     return TL_EXIT_OK;
 }
 
+/* Datasets sort by the number that names their folder. */
 static int by_number(const void *a, const void *b)
 {
-    int x = atoi(*(char *const *)a), y = atoi(*(char *const *)b);
-    return (x > y) - (x < y);
+    const char *x = strrchr(*(char *const *)a, '/'), *y = strrchr(*(char *const *)b, '/');
+    int i = atoi(x ? x + 1 : *(char *const *)a), j = atoi(y ? y + 1 : *(char *const *)b);
+    return (i > j) - (i < j);
 }
 
 /* The shipped datasets: datasets/LAB/<i>, in numeric order. Returns how many, or -1. */
@@ -169,69 +178,74 @@ static int shipped_datasets(const tl_lab *lab, char ***out)
         if (!grown)
             break;
         list = grown;
-        list[n++] = strdup(e->d_name);
+        list[n++] = strdup(path);
     }
     closedir(d);
     if (n > 1)
         qsort(list, (size_t)n, sizeof *list, by_number);
-    for (int i = 0; i < n; i++) {
-        char *full = malloc(strlen(dir) + strlen(list[i]) + 2);
-        sprintf(full, "%s/%s", dir, list[i]);
-        free(list[i]);
-        list[i] = full;
-    }
     *out = list;
     return n;
 }
 
-static double number(const cJSON *o, const char *key)
+/* "a/b/3" and "a/b/3/" both give "3". */
+static void dataset_name(const char *dir, char *out, size_t size)
 {
-    const cJSON *v = cJSON_GetObjectItem(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    size_t start = n;
+    while (start > 0 && dir[start - 1] != '/')
+        start--;
+    snprintf(out, size, "%.*s", (int)(n - start), dir + start);
 }
 
-/* One line for a finished run: verdict, time, GFLOP/s; details of a failure below it. */
-static void print_result_line(const cJSON *doc)
+/* ---- one dataset's line ----------------------------------------------------------------- */
+
+static void print_line(const runner_result *r)
 {
-    const cJSON *check = cJSON_GetObjectItem(doc, "check");
-    const cJSON *kernel = cJSON_GetObjectItem(doc, "kernel");
-    const char *verdict = cJSON_GetObjectItem(doc, "verdict")->valuestring;
-    bool pass = strcmp(verdict, "pass") == 0;
-    printf("%s", pass ? "PASS" : "FAIL");
-    if (cJSON_IsObject(kernel))
-        printf("  %9.3f ms  %9.1f GFLOP/s", number(kernel, "median_ms"), number(doc, "gflops"));
-    for (const cJSON *e = cJSON_GetObjectItem(doc, "other_kernels") ? cJSON_GetObjectItem(doc, "other_kernels")->child : NULL;
-         e; e = e->next) {
-        printf("  | %s %s", cJSON_GetObjectItem(e, "name")->valuestring,
-               cJSON_GetObjectItem(e, "verdict")->valuestring);
-        double ms = number(e, "median_ms");
-        if (!isnan(ms)) {
-            printf(" %.3f ms", ms);
-            double mine = cJSON_IsObject(kernel) ? number(kernel, "median_ms") : NAN;
-            if (!isnan(mine) && mine > 0)
-                printf(" (yours is %.2fx faster)", ms / mine);
+    const runner_call_result *launch = &r->calls[CAPLOG_CALL_LAUNCH];
+    printf("%-12s", tl_verdict_label(r->verdict));
+    if (launch->timed && r->verdict == TL_VERDICT_PASS)
+        printf(" %9.3f ms  %9.1f GFLOP/s", launch->ms.median, r->gflops);
+    const runner_call_result *b = &r->calls[CAPLOG_CALL_BASELINE];
+    if (b->run) {
+        printf("  | baseline %s", tl_verdict_name(b->verdict));
+        if (b->timed && b->verdict == TL_VERDICT_PASS) {
+            printf(" %.3f ms", b->ms.median);
+            if (launch->timed && launch->ms.median > 0 && r->verdict == TL_VERDICT_PASS)
+                printf(" (yours is %.2fx faster)", b->ms.median / launch->ms.median);
         }
     }
     putchar('\n');
-    if (pass || !cJSON_IsObject(check))
+    if (r->verdict == TL_VERDICT_PASS)
         return;
-    if (cJSON_IsTrue(cJSON_GetObjectItem(check, "shape_mismatch"))) {
-        printf("        output shape differs from the expected one\n");
-        return;
-    }
-    printf("        %.0f of %.0f elements wrong", number(check, "bad"), number(check, "checked"));
-    double nonfinite = number(check, "nonfinite");
-    if (nonfinite > 0)
-        printf(" (%.0f NaN/Inf)", nonfinite);
-    const cJSON *worst = cJSON_GetObjectItem(check, "worst");
-    if (cJSON_IsObject(worst))
-        printf("; worst at (row %.0f, col %.0f): got %.9g, expected %.9g", number(worst, "row"),
-               number(worst, "col"), number(worst, "got"), number(worst, "expected"));
+    const runner_call_result *main = r->calls[CAPLOG_CALL_HOST].run ? &r->calls[CAPLOG_CALL_HOST]
+                                                                    : launch;
+    const tl_check_report *c = main->verdict == TL_VERDICT_WRONG ? &main->check : &launch->check;
+    char *detail = tl_text_line(r->detail, strlen(r->detail));
+    printf("        %s", detail ? detail : "");
+    free(detail);
+    if (r->verdict == TL_VERDICT_WRONG && !c->shape_mismatch && c->has_worst)
+        printf("; worst at (row %d, col %d): got %.9g, expected %.9g", c->worst.row,
+               c->worst.col, (double)c->worst.got, (double)c->worst.expected);
     putchar('\n');
-    const cJSON *hint = cJSON_GetObjectItem(doc, "hint");
-    if (cJSON_IsString(hint))
-        printf("        hint: %s\n", hint->valuestring);
+    if (r->hint)
+        printf("        hint: %s\n", r->hint);
 }
+
+static void print_kernel_output(const runner_result *r)
+{
+    if (!r->kernel_output || !r->kernel_output[0])
+        return;
+    char *inert = tl_text_terminal(r->kernel_output, strlen(r->kernel_output));
+    printf("        the kernels printed:\n");
+    for (char *save = NULL, *line = strtok_r(inert, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save))
+        printf("        | %s\n", line);
+    free(inert);
+}
+
+/* ---- lab 05: bank conflicts from ncu ------------------------------------------------------- */
 
 /* Splits one CSV line of quoted fields ("a","b,c",...) in place; returns the field count. */
 static int csv_fields(char *line, char **fields, int max)
@@ -259,26 +273,14 @@ static int column_of(char **fields, int n, const char *name)
     return -1;
 }
 
-/* Lab 05: the bank conflicts of every kernel, from ncu (when it is installed). */
-static void print_bank_conflicts(const lab_program *prog, const char *dataset, int timeout)
+/* The ncu CSV in the replayer's output: the header row names the columns; values may carry
+ * thousands separators. */
+static void print_bank_conflicts(char *csv)
 {
-    char *argv[] = {"ncu", "--csv", "--clock-control", "none", "--metrics",
-                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
-                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-                    (char *)prog->path, "--no-time", (char *)dataset, NULL};
-    proc_result r;
-    if (proc_run(argv, timeout * 4, 1 << 20, &r) != 0)
-        return;
-    if (r.exit_code != 0) {
-        printf("        bank conflicts: ncu failed (exit %d)\n", r.exit_code);
-        proc_result_free(&r);
-        return;
-    }
-    /* The header row names the columns; values may carry thousands separators. */
     int kernel_col = -1, metric_col = -1, value_col = -1;
     printf("        bank conflicts (ncu):");
     char *save = NULL;
-    for (char *line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    for (char *line = strtok_r(csv, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char *f[64];
         int n = csv_fields(line, f, 64);
         if (kernel_col < 0) {
@@ -302,7 +304,6 @@ static void print_bank_conflicts(const lab_program *prog, const char *dataset, i
                strstr(f[metric_col], "op_st") ? "st" : "ld", atof(digits));
     }
     putchar('\n');
-    proc_result_free(&r);
 }
 
 static bool have_ncu(void)
@@ -316,99 +317,50 @@ static bool have_ncu(void)
     return ok;
 }
 
-static void run_one(const options *o, const lab_program *prog, const char *dataset, bool ncu,
-                    cJSON *all, outcome *t)
+static void ncu_line(const session *s, const tl_lab *lab, const runner_dataset *d)
 {
-    char reps[16], save[PATH_MAX + 300];
-    snprintf(reps, sizeof reps, "%d", o->reps);
-    char *argv[16];
-    int n = 0;
-    argv[n++] = (char *)prog->path;
-    argv[n++] = "--json";
-    argv[n++] = "--name";
-    argv[n++] = (char *)cli_shown(o->source);
-    argv[n++] = "--reps";
-    argv[n++] = reps;
-    if (o->no_time)
-        argv[n++] = "--no-time";
-    if (o->save_outputs) {
-        const char *base = strrchr(dataset, '/');
-        snprintf(save, sizeof save, "%.4000s/%.250s.raw", o->save_outputs, base ? base + 1 : dataset);
-        argv[n++] = "--save-output";
-        argv[n++] = save;
-    }
-    argv[n++] = (char *)dataset;
-    argv[n] = NULL;
-    proc_result r;
-    if (!o->json)
-        printf("  %-28s ", cli_shown(dataset));
-    fflush(stdout);
-    if (proc_run(argv, o->timeout, 1 << 22, &r) != 0) {
-        printf("CRASH  could not start %s\n", prog->path);
-        t->crashed++;
-        return;
-    }
-    cJSON *doc = r.exit_code == 0 || r.exit_code == 1 ? cJSON_Parse(r.out) : NULL;
-    if (doc) {
-        const cJSON *shape = cJSON_GetObjectItem(doc, "shape");
-        if (!o->json) {
-            char size[48];
-            snprintf(size, sizeof size, "%.0fx%.0fx%.0f", number(shape, "m"), number(shape, "k"),
-                     number(shape, "n"));
-            printf("%-16s ", size);
-            print_result_line(doc);
-            if (ncu)
-                print_bank_conflicts(prog, dataset, o->timeout);
-        }
-        if (r.exit_code == 0)
-            t->passed++;
-        else
-            t->wrong++;
-        cJSON_AddItemToArray(all, doc);
-    } else {
-        const char *what;
-        cJSON *item = cJSON_CreateObject();
-        cJSON_AddStringToObject(item, "dataset", dataset);
-        if (r.timed_out) {
-            what = "TIMEOUT";
-            printf("%s after %d s: the kernel never finished (a __syncthreads() that not every "
-                   "thread of a block reaches hangs it)\n", what, o->timeout);
-            t->crashed++;
-        } else if (r.exit_code == TL_EXIT_BAD_INPUT) {
-            what = "BAD INPUT";
-            printf("%s  %s", what, r.err);
-            t->bad_input++;
-        } else {
-            what = "CRASH";
-            if (r.signal)
-                printf("%s  killed by signal %d\n", what, r.signal);
-            else
-                printf("%s  exit status %d\n", what, r.exit_code);
-            if (r.err[0])
-                printf("        %s", r.err);
-            t->crashed++;
-        }
-        cJSON_AddStringToObject(item, "verdict", what);
-        cJSON_AddStringToObject(item, "stderr", r.err);
-        cJSON_AddItemToArray(all, item);
-    }
-    /* On the CPU backend a wrong result or a stopped kernel gets its cause: the same dataset once
-     * more under diagnosis (passing runs cost nothing extra). */
-    if (!o->json && o->backend == LAB_BACKEND_CPU && !r.timed_out &&
-        (r.exit_code == TL_EXIT_WRONG || r.exit_code == TL_EXIT_CRASH)) {
-        diagnosis d;
-        if (diagnose_run(prog->path, cli_shown(o->source), dataset, &d) == TL_EXIT_OK && d.diag) {
-            diagnose_print_causes(d.diag, 3, "        ");
-            if (cJSON_GetArraySize(cJSON_GetObjectItem(d.diag, "findings")) > 0)
-                printf("        (./tilelab diagnose %s --source %s --dataset %s for the whole "
-                       "report)\n", o->lab->id, cli_shown(o->source), cli_shown(dataset));
-        }
-        cJSON_Delete(d.diag);
-        cJSON_Delete(d.report);
-    }
-    fflush(stdout);
-    proc_result_free(&r);
+    char *wrapper[] = {"ncu", "--csv", "--clock-control", "none", "--metrics",
+                       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
+                       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+                       NULL};
+    runner_replay_opts opts = {.time = false, .baseline = true, .wrapper = wrapper};
+    runner_result r;
+    tl_error err;
+    if (runner_replay(&s->config, &s->program, &s->capture, lab, d, &opts, &r, &err) == 0 &&
+        r.kernel_output)
+        print_bank_conflicts(r.kernel_output);
+    runner_result_free(&r);
 }
+
+/* ---- the CPU backend explains a failure --------------------------------------------------- */
+
+static void print_causes(const session *s, const options *o, const runner_dataset *d)
+{
+    char work[] = "/tmp/tilelab-why-XXXXXX";
+    if (!mkdtemp(work))
+        return;
+    char path[sizeof work + 16];
+    snprintf(path, sizeof path, "%s/diag.json", work);
+    runner_replay_opts opts = {.time = false, .diagnose = path};
+    runner_result r;
+    tl_error err;
+    if (runner_replay(&s->config, &s->program, &s->capture, o->lab, d, &opts, &r, &err) == 0) {
+        char *text = files_read(path, NULL);
+        cJSON *diag = text ? cJSON_Parse(text) : NULL;
+        if (diag) {
+            diagnose_print_causes(diag, 3, "        ");
+            if (cJSON_GetArraySize(cJSON_GetObjectItem(diag, "findings")) > 0)
+                printf("        (./tilelab diagnose %s --source %s --dataset %s for the whole "
+                       "report)\n", o->lab->id, cli_shown(o->source), cli_shown(d->dir));
+        }
+        cJSON_Delete(diag);
+        free(text);
+    }
+    runner_result_free(&r);
+    files_remove_tree(work);
+}
+
+/* ---- the command ------------------------------------------------------------------------- */
 
 static int run(int argc, char **argv)
 {
@@ -416,45 +368,14 @@ static int run(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (rc != TL_EXIT_OK)
         return rc;
-
     char device[256];
     bool gpu = tl_device_name(device, sizeof device);
     if (!o.backend_given)
-        o.backend = gpu ? LAB_BACKEND_GPU : LAB_BACKEND_CPU;
-    if (o.backend == LAB_BACKEND_CPU && !o.reps_given)
+        o.backend = gpu ? RUNNER_GPU : RUNNER_CPU;
+    if (o.backend == RUNNER_CPU && !o.reps_given)
         o.reps = 3;
-    const char *backend = o.backend == LAB_BACKEND_CPU ? "cpu" : "gpu";
-    lab_program prog;
-    char *messages = NULL;
-    fprintf(stderr, "building %s for the %s backend ...", cli_shown(o.source), backend);
-    int b = lab_build(o.source, o.backend, false, &prog, &messages);
-    if (b == LAB_BUILD_NO_SOURCE) {
-        fputc('\n', stderr);
+    if (access(o.source, R_OK) != 0)
         return cli_fail("%s: cannot read the source file", o.source);
-    }
-    if (b != LAB_BUILD_OK) {
-        fprintf(stderr, " it does not build:\n%s", messages ? messages : "");
-        free(messages);
-        fprintf(stderr, "tilelab: error: %s does not build (compiler messages above)\n",
-                cli_shown(o.source));
-        return TL_EXIT_CRASH;
-    }
-    if (prog.cached)
-        fprintf(stderr, " ok (cached)\n");
-    else
-        fprintf(stderr, " ok (%.1f s, -arch=%s)\n", prog.seconds, prog.arch);
-    if (o.build_only)
-        return TL_EXIT_OK;
-
-    if (o.backend == LAB_BACKEND_GPU && !gpu) {
-        fprintf(stderr, "%s: built, but --backend gpu needs a CUDA device and there is none here "
-                        "[%s]; --backend cpu runs the kernels in the PTX interpreter\n",
-                cli_shown(o.source), device);
-        return EXIT_NO_DEVICE;
-    }
-    if (o.backend == LAB_BACKEND_CPU)
-        snprintf(device, sizeof device, "the CPU backend (PTX interpreter; times are emulated)");
-
     char **shipped = NULL;
     int nshipped = 0;
     if (o.ndatasets == 0) {
@@ -465,31 +386,92 @@ static int run(int argc, char **argv)
         for (int i = 0; i < nshipped && i < MAX_DATASETS; i++)
             o.datasets[o.ndatasets++] = shipped[i];
     }
-    for (int i = 0; i < o.ndatasets; i++)
+    tl_size shapes[MAX_DATASETS];
+    for (int i = 0; i < o.ndatasets; i++) {
+        tl_error err;
         if (!cli_is_dataset(o.datasets[i]))
             return cli_fail("%s: not a dataset folder (expected input0.raw, input1.raw, "
                             "output.raw in it)", o.datasets[i]);
-
-    if (o.save_outputs && mkdir(o.save_outputs, 0777) != 0 && errno != EEXIST)
+        if (session_dataset_shape(o.datasets[i], &shapes[i], &err) != 0)
+            return cli_fail("%s", err.msg);
+    }
+    if (o.backend == RUNNER_GPU && !gpu && !o.build_only) {
+        fprintf(stderr, "tilelab: --backend gpu needs a CUDA device and there is none here [%s]; "
+                        "--backend cpu runs the kernels in the PTX interpreter\n", device);
+        return EXIT_NO_DEVICE;
+    }
+    session_options so = {o.backend, o.timeout, o.reps, o.device_debug, o.no_sandbox, false};
+    session s;
+    tl_error err;
+    if (session_open(&s, &so, o.source, shapes, o.build_only ? 0 : o.ndatasets, &err) != 0) {
+        session_close(&s);
+        return cli_fail("run: %s", err.msg);
+    }
+    if (s.outcome.verdict != TL_VERDICT_PASS || o.build_only) {
+        int status = tl_verdict_exit_status(s.outcome.verdict);
+        if (s.outcome.verdict != TL_VERDICT_PASS)
+            session_print_outcome(&s, cli_shown(o.source));
+        session_close(&s);
+        return status;
+    }
+    if (o.save_outputs && mkdir(o.save_outputs, 0777) != 0 && errno != EEXIST) {
+        session_close(&s);
         return cli_fail("--save-outputs: cannot create %s: %s", o.save_outputs, strerror(errno));
-    bool ncu = o.ncu && !o.json && o.backend == LAB_BACKEND_GPU &&
+    }
+    if (o.backend == RUNNER_CPU)
+        snprintf(device, sizeof device, "the CPU backend (PTX interpreter; times are emulated)");
+    bool ncu = o.ncu && !o.json && o.backend == RUNNER_GPU &&
                strcmp(o.lab->id, "05-bank-conflicts") == 0 && have_ncu();
     if (!o.json)
         printf("%s on %s, %d dataset(s)\n", cli_shown(o.source), device, o.ndatasets);
     cJSON *all = cJSON_CreateArray();
-    outcome t = {0, 0, 0, 0};
-    for (int i = 0; i < o.ndatasets; i++)
-        run_one(&o, &prog, o.datasets[i], ncu, all, &t);
+    tl_verdict worst = TL_VERDICT_PASS;
+    int passed = 0;
+    for (int i = 0; i < o.ndatasets; i++) {
+        char name[256], save[PATH_MAX + 300];
+        dataset_name(o.datasets[i], name, sizeof name);
+        snprintf(save, sizeof save, "%.3000s/%.250s.raw", o.save_outputs ? o.save_outputs : "",
+                 name);
+        runner_dataset d = {.dir = o.datasets[i]};
+        runner_replay_opts opts = {.time = !o.no_time, .baseline = true,
+                                   .save_output = o.save_outputs ? save : NULL};
+        char size[48];
+        snprintf(size, sizeof size, "%dx%dx%d", shapes[i].m, shapes[i].k, shapes[i].n);
+        if (!o.json)
+            printf("  %-28s %-16s ", cli_shown(o.datasets[i]), size);
+        fflush(stdout);
+        runner_result r;
+        if (runner_replay(&s.config, &s.program, &s.capture, o.lab, &d, &opts, &r, &err) != 0) {
+            r.verdict = TL_VERDICT_ERROR;
+            snprintf(r.detail, sizeof r.detail, "%s", err.msg);
+        }
+        if (!o.json) {
+            print_line(&r);
+            print_kernel_output(&r);
+            if (ncu)
+                ncu_line(&s, o.lab, &d);
+            if (o.backend == RUNNER_CPU &&
+                (r.verdict == TL_VERDICT_WRONG || r.verdict == TL_VERDICT_CRASH))
+                print_causes(&s, &o, &d);
+        } else {
+            char *text = runner_result_json(&r, cli_shown(o.datasets[i]));
+            cJSON_AddItemToArray(all, text ? cJSON_Parse(text) : cJSON_CreateNull());
+            free(text);
+        }
+        passed += r.verdict == TL_VERDICT_PASS;
+        worst = tl_verdict_worst(worst, r.verdict);
+        runner_result_free(&r);
+        fflush(stdout);
+    }
     if (o.json) {
         cJSON *doc = cJSON_CreateObject();
         cJSON_AddStringToObject(doc, "lab", o.lab->id);
         cJSON_AddStringToObject(doc, "source", cli_shown(o.source));
         cJSON_AddStringToObject(doc, "device", device);
-        cJSON_AddStringToObject(doc, "backend", backend);
-        cJSON_AddNumberToObject(doc, "passed", t.passed);
-        cJSON_AddNumberToObject(doc, "wrong", t.wrong);
-        cJSON_AddNumberToObject(doc, "bad_input", t.bad_input);
-        cJSON_AddNumberToObject(doc, "crashed", t.crashed);
+        cJSON_AddStringToObject(doc, "backend", runner_backend_name(o.backend));
+        cJSON_AddStringToObject(doc, "verdict", tl_verdict_name(worst));
+        cJSON_AddNumberToObject(doc, "passed", passed);
+        cJSON_AddNumberToObject(doc, "failed", o.ndatasets - passed);
         cJSON_AddItemToObject(doc, "runs", all);
         char *text = cJSON_Print(doc);
         puts(text);
@@ -497,17 +479,14 @@ static int run(int argc, char **argv)
         cJSON_Delete(doc);
     } else {
         cJSON_Delete(all);
-        printf("%d passed, %d failed\n", t.passed, t.wrong + t.bad_input + t.crashed);
+        printf("%d passed, %d failed\n", passed, o.ndatasets - passed);
     }
     for (int i = 0; i < nshipped; i++)
         free(shipped[i]);
     free(shipped);
-    if (t.crashed)
-        return TL_EXIT_CRASH;
-    if (t.bad_input)
-        return TL_EXIT_BAD_INPUT;
-    return t.wrong ? TL_EXIT_WRONG : TL_EXIT_OK;
+    session_close(&s);
+    return tl_verdict_exit_status(worst);
 }
 
-const cli_command cmd_run = {"run", "build a lab's .cu file and run it on the lab's datasets",
+const cli_command cmd_run = {"run", "build a lab's .cu file and check it as the grader does",
                              usage, run};

@@ -3,7 +3,7 @@
 #ifndef TILELAB_LAB_BUILD_H
 #define TILELAB_LAB_BUILD_H
 
-#include "proc.h"
+#include "runner.h"
 
 #include <limits.h>
 

@@ -27,9 +27,10 @@ static bool have_bwrap(void)
 {
     if (bwrap_state < 0) {
         char *argv[] = {"bwrap", "--ro-bind", "/", "/", "--unshare-all", "true", NULL};
-        proc_limits lim = {0, 0, 0, 0, 0, true};
         proc_result r;
-        bwrap_state = proc_run_limited(argv, 20, 4096, &lim, &r) == 0 && r.exit_code == 0;
+        proc_spec spec = {.argv = argv, .timeout_s = 20, .capture_limit = 4096, .set_uid = true,
+                          .uid = 65534, .gid = 65534};
+        bwrap_state = proc_run_spec(&spec, &r) == 0 && r.exit_code == 0;
         if (bwrap_state >= 0 && r.out)
             proc_result_free(&r);
     }
@@ -199,9 +200,11 @@ int judge_dataset(const grade_options *o, const lab_program *program, const char
     char *argv[128], store[4096];
     command(o, program, inputs, results, argv, store, sizeof store);
     proc_limits lim = {(unsigned long)o->timeout + 10, 1ul << 30,
-                       o->backend == LAB_BACKEND_CPU ? 16ul << 30 : 0, 512, 1024, true};
+                       o->backend == LAB_BACKEND_CPU ? 16ul << 30 : 0, 512, 1024};
     proc_result r;
-    if (proc_run_limited(argv, o->timeout, OUTPUT_CAP, &lim, &r) != 0) {
+    proc_spec spec = {.argv = argv, .timeout_s = o->timeout, .capture_limit = OUTPUT_CAP,
+                      .limits = &lim, .set_uid = true, .uid = 65534, .gid = 65534};
+    if (proc_run_spec(&spec, &r) != 0) {
         files_remove_tree(work);
         return tl_error_set(err, "cannot start the submission's program");
     }

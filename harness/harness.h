@@ -189,6 +189,10 @@ bool tl_check_libwb_absolute(const tl_matrix *expected, const tl_matrix *got);
 
 /* One paragraph: verdict, counts, worst element, first few; never longer than ~12 lines. */
 void tl_check_report_print(FILE *out, const tl_check_report *rep);
+/* The report as a cJSON object (pass, shape_mismatch, checked, bad, nonfinite, worst, first,
+ * rule), for documents that hold one; NULL only when memory runs out. */
+struct cJSON;
+struct cJSON *tl_check_report_json(const tl_check_report *rep);
 
 /* ---- timing ----------------------------------------------------------------------------- */
 /* Seconds on CLOCK_MONOTONIC. Never synchronizes a device. */
@@ -236,6 +240,9 @@ void tl_cuda_check_(int status, const char *expr, const char *file, int line);
 bool tl_device_name(char *name, size_t size);
 /* True when at least one CUDA device is usable. */
 bool tl_gpu_available(void);
+/* The current device's compute capability as major*10 + minor (90 for an H100), 0 without a
+ * device. */
+int tl_device_compute_capability(void);
 
 typedef void (*tl_launch_fn)(void *ctx);
 
@@ -289,6 +296,19 @@ double tl_run_report_gflops(const tl_run_report *r);
  * device. Returns NULL only if memory runs out. */
 char *tl_run_report_json(const tl_run_report *r);
 void tl_run_report_print(FILE *out, const tl_run_report *r);
+
+/* ---- untrusted text made inert (text_inert.c) --------------------------------------------- */
+/* Each takes any bytes (NUL included) and returns a new NUL-terminated string (malloc'd; NULL
+ * only when memory runs out). All give valid UTF-8: invalid sequences and NUL become U+FFFD. */
+char *tl_text_utf8(const char *s, size_t len);
+/* For a terminal: control characters other than newline and tab (escape sequences, carriage
+ * return, backspace, C1 controls) and bidirectional overrides are shown as \xNN / \uNNNN. */
+char *tl_text_terminal(const char *s, size_t len);
+/* For one-line fields (ids, details): as tl_text_terminal, newline and tab escaped too. */
+char *tl_text_line(const char *s, size_t len);
+/* A spreadsheet cell's content: one inert line, with a leading quote when it would start a
+ * formula (= + - @, or a tab or carriage return). CSV quoting is the writer's job. */
+char *tl_text_csv_cell(const char *s, size_t len);
 
 #ifdef __cplusplus
 }

@@ -23,6 +23,18 @@ bool tl_gpu_available(void)
     return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
 }
 
+int tl_device_compute_capability(void)
+{
+    int dev = 0, major = 0, minor = 0;
+    if (!tl_gpu_available() || cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return major * 10 + minor;
+}
+
 bool tl_device_name(char *name, size_t size)
 {
     int count = 0, dev = 0;

@@ -48,7 +48,7 @@ static cJSON *shape_json(int rows, int cols)
     return cJSON_CreateIntArray(dims, 2);
 }
 
-static cJSON *check_json(const tl_check_report *c)
+cJSON *tl_check_report_json(const tl_check_report *c)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddBoolToObject(o, "pass", c->pass);
@@ -109,7 +109,7 @@ char *tl_run_report_json(const tl_run_report *r)
         cJSON_AddNumberToObject(shape, "k", r->k);
         cJSON_AddNumberToObject(shape, "n", r->n);
     }
-    cJSON_AddItemToObject(o, "check", r->checked ? check_json(&r->check) : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "check", r->checked ? tl_check_report_json(&r->check) : cJSON_CreateNull());
     cJSON_AddItemToObject(o, "phases", phases_json(&r->phases));
     cJSON_AddItemToObject(o, "kernel", r->kernel_timed ? kernel_json(&r->kernel)
                                                        : cJSON_CreateNull());

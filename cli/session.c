@@ -1,0 +1,102 @@
+/* Build and capture for run and diagnose. */
+#include "session.h"
+
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int session_dataset_shape(const char *dir, tl_size *out, tl_error *err)
+{
+    char path[PATH_MAX];
+    tl_matrix A, B;
+    snprintf(path, sizeof path, "%.4000s/input0.raw", dir);
+    if (tl_matrix_read(path, &A, err) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%.4000s/input1.raw", dir);
+    if (tl_matrix_read(path, &B, err) != 0) {
+        tl_matrix_free(&A);
+        return -1;
+    }
+    *out = (tl_size){A.rows, A.cols, B.cols};
+    bool ok = A.cols == B.rows;
+    tl_matrix_free(&A);
+    tl_matrix_free(&B);
+    if (!ok)
+        return tl_error_set(err, "%s: input0 and input1 do not form a product", dir);
+    return 0;
+}
+
+int session_open(session *s, const session_options *o, const char *source, const tl_size *shapes,
+                 int nshapes, tl_error *err)
+{
+    memset(s, 0, sizeof *s);
+    runner_config *c = &s->config;
+    runner_config_default(c, o->backend);
+    c->replay_timeout_s = o->timeout;
+    if (o->reps > 0)
+        c->reps = o->reps;
+    c->device_debug = o->device_debug;
+    char why[300];
+    if (o->no_sandbox) {
+        c->sandbox = false;
+    } else if (!runner_sandbox_available(why, sizeof why)) {
+        /* A student's own machine: the file is theirs, so it still runs, and says so. */
+        c->sandbox = false;
+        if (!o->quiet)
+            fprintf(stderr, "note: running without a sandbox (%s)\n", why);
+    }
+    if (!o->quiet)
+        fprintf(stderr, "building %s for the %s backend ...", cli_shown(source),
+                runner_backend_name(o->backend));
+    if (runner_build(c, NULL, source, &s->program, &s->outcome) != 0) {
+        if (!o->quiet)
+            fputc('\n', stderr);
+        return tl_error_set(err, "the build could not be run (a folder under /tmp or the "
+                            "cache could not be written)");
+    }
+    if (s->outcome.verdict != TL_VERDICT_PASS) {
+        if (!o->quiet)
+            fprintf(stderr, " %s\n", s->outcome.verdict == TL_VERDICT_BUILD_FAILED
+                                         ? "it does not build:" : "refused:");
+        return 0;
+    }
+    if (!o->quiet) {
+        if (s->program.cached)
+            fprintf(stderr, " ok (cached)\n");
+        else
+            fprintf(stderr, " ok (%.1f s)\n", s->program.seconds);
+    }
+    if (nshapes == 0)
+        return 0; /* built only */
+    if (runner_capture_run(c, &s->program, shapes, nshapes, &s->capture, &s->outcome) != 0)
+        return tl_error_set(err, "the capture could not be run");
+    s->captured = true;
+    return 0;
+}
+
+void session_close(session *s)
+{
+    if (s->captured)
+        runner_capture_free(&s->capture);
+    runner_outcome_free(&s->outcome);
+}
+
+void session_print_outcome(const session *s, const char *source_shown)
+{
+    const runner_outcome *o = &s->outcome;
+    if (o->messages && o->messages[0]) {
+        char *inert = tl_text_terminal(o->messages, strlen(o->messages));
+        fputs(inert ? inert : "", stderr);
+        free(inert);
+    }
+    char *detail = tl_text_line(o->detail, strlen(o->detail));
+    fprintf(stderr, "tilelab: %s: %s: %s\n", source_shown, tl_verdict_name(o->verdict),
+            detail ? detail : "");
+    free(detail);
+    if (s->captured && s->capture.err && s->capture.err[0]) {
+        char *err = tl_text_terminal(s->capture.err, strlen(s->capture.err));
+        fprintf(stderr, "the host code's messages:\n%s", err ? err : "");
+        free(err);
+    }
+}

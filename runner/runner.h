@@ -1,0 +1,233 @@
+/* runner: the layer that turns a lab file into a verdict, for run, diagnose, bench and grade.
+ * The one public header of runner/.
+ *
+ *   build    the submission's files, copied and checked, compiled by nvcc in a sandbox into a
+ *            capture program, the module's PTX and its GPU image;
+ *   capture  the capture program runs in a sandbox with no GPU: the student's host code only
+ *            describes the work (capture/capture_log.h);
+ *   replay   tilelab-replay, the grader's own program, does that work on its own buffers, on
+ *            the GPU or in the PTX interpreter, times it and sends back every result;
+ *   check    the runner checks every result against the fp32 error bound itself.
+ * Nothing the student's code writes is believed: not a result file, not a time, not an exit
+ * status. One verdict vocabulary, below, is what every command shows and scores.
+ */
+#ifndef TILELAB_RUNNER_H
+#define TILELAB_RUNNER_H
+
+#include "capture_log.h"
+#include "datagen.h"
+
+#include <limits.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- verdicts ------------------------------------------------------------------------------ */
+typedef enum tl_verdict {
+    TL_VERDICT_PASS = 0,     /* every result checked was within the bound */
+    TL_VERDICT_WRONG,        /* a result (the first run or any timed repetition) was not */
+    TL_VERDICT_TIMEOUT,      /* stopped at the time limit: a hang or an endless loop */
+    TL_VERDICT_CRASH,        /* a CUDA error, a fault in a kernel, a program that died */
+    TL_VERDICT_BUILD_FAILED, /* nvcc refused the file (its messages say why) */
+    TL_VERDICT_BAD_INPUT,    /* a dataset, module or capture log that cannot be read */
+    TL_VERDICT_REFUSED,      /* the submission asked for something grading does not allow */
+    TL_VERDICT_UNSUPPORTED,  /* the CPU backend cannot run this kernel (not the student's fault) */
+    TL_VERDICT_ERROR,        /* the kit itself failed (no device, out of memory, ...) */
+    TL_VERDICT_COUNT
+} tl_verdict;
+
+/* "pass", "wrong", "timeout", "crash", "build-failed", "bad-input", "refused", "unsupported",
+ * "error". */
+const char *tl_verdict_name(tl_verdict v);
+/* The same in capitals, for a terminal line ("PASS", "BUILD FAILED"). */
+const char *tl_verdict_label(tl_verdict v);
+bool tl_verdict_parse(const char *name, tl_verdict *out);
+/* The exit status a command ends with for this verdict (harness.h's TL_EXIT_*). */
+int tl_verdict_exit_status(tl_verdict v);
+/* Of several verdicts, the one a summary shows: the first not-pass in the order above, with
+ * wrong the mildest. */
+tl_verdict tl_verdict_worst(tl_verdict a, tl_verdict b);
+
+/* ---- child processes ---------------------------------------------------------------------- */
+typedef struct proc_limits {
+    unsigned long cpu_seconds;
+    unsigned long file_bytes;    /* largest file it may write */
+    unsigned long address_bytes; /* virtual memory */
+    unsigned long processes;     /* of its user */
+    unsigned long open_files;
+} proc_limits;
+
+typedef struct proc_spec {
+    char *const *argv;           /* argv[0] looked up on PATH */
+    char *const *envp;           /* NULL: this process's environment; else exactly this one */
+    double timeout_s;            /* <= 0: none */
+    size_t capture_limit;        /* bytes kept of stdout and of stderr */
+    const proc_limits *limits;   /* NULL: none */
+    bool set_uid;                /* run as uid/gid (only when this process is root) */
+    uid_t uid;
+    gid_t gid;
+    /* The child's descriptor 3 is a pipe whose bytes go to on_result as they come; without a
+     * callback the child gets only 0 (/dev/null), 1 and 2, and nothing else is inherited. */
+    void (*on_result)(void *ctx, const char *data, size_t n);
+    void *result_ctx;
+    const char *cwd;             /* NULL: this process's */
+} proc_spec;
+
+typedef struct proc_result {
+    int exit_code;   /* the child's exit status, or -1 when a signal ended it */
+    int signal;      /* the signal that ended it, or 0 */
+    bool timed_out;  /* killed at the time limit */
+    bool truncated;  /* some output was past the limit and dropped */
+    char *out, *err; /* NUL-terminated captures; release with proc_result_free */
+    double seconds;
+} proc_result;
+
+/* Runs a child in its own process group (a time limit ends the whole group). Returns -1 only
+ * when it could not be started. */
+int proc_run_spec(const proc_spec *spec, proc_result *res);
+/* The kit's own tools (nvcc, ncu): environment inherited, no limits. */
+int proc_run(char *const argv[], double timeout_s, size_t limit, proc_result *res);
+void proc_result_free(proc_result *res);
+
+/* ---- configuration ---------------------------------------------------------------------- */
+typedef enum runner_backend {
+    RUNNER_GPU = 0, /* kernels replayed on the CUDA device */
+    RUNNER_CPU = 1  /* kernels replayed in the PTX interpreter */
+} runner_backend;
+
+const char *runner_backend_name(runner_backend b);
+
+typedef struct runner_config {
+    runner_backend backend;
+    /* Sandboxes: bubblewrap around every build, capture and replay. Only a user who says so
+     * (run --no-sandbox, or no bubblewrap on a student's own machine) goes without. */
+    bool sandbox;
+    int slot;                 /* worker slot: with root, builds and captures run as uid
+                                 RUNNER_SLOT_UID_BASE + slot, so no two share a process limit */
+    const char *turns;        /* a lock file GPU replays and timed CPU replays take turns on,
+                                 held by the runner (never by student code); NULL: none */
+    int build_timeout_s, capture_timeout_s, replay_timeout_s;
+    int reps;                 /* timed repetitions */
+    bool device_debug;        /* build device code with -G */
+} runner_config;
+
+#define RUNNER_SLOT_UID_BASE 61000
+#define RUNNER_MAX_SLOTS 256
+#define RUNNER_MAX_SOURCE_BYTES (1u << 20)  /* the submission's files together */
+#define RUNNER_MAX_SOURCE_FILES 64
+#define RUNNER_OUTPUT_CAP (64u * 1024)      /* bytes kept of a child's stdout and of stderr */
+
+/* Defaults: the backend given, sandbox on, slot 0, timeouts 300 s build, 30 s capture, 60 s
+ * replay, 10 repetitions on a GPU and 3 on the CPU backend. */
+void runner_config_default(runner_config *c, runner_backend backend);
+
+/* Whether bubblewrap works here; when not, *why says what is missing. */
+bool runner_sandbox_available(char *why, size_t size);
+/* One line for reports: what the sandbox does here. */
+void runner_sandbox_describe(const runner_config *c, char *out, size_t size);
+
+/* ---- build -------------------------------------------------------------------------------- */
+#define RUNNER_MAX_INCLUDES 64
+
+typedef struct runner_program {
+    char dir[PATH_MAX];        /* cache folder */
+    char capture[PATH_MAX];    /* the capture program */
+    char ptx[PATH_MAX];        /* the module's PTX (CPU backend, parameter sizes) */
+    char image[PATH_MAX];      /* the module's GPU image (cubin) */
+    char source_name[NAME_MAX + 1];
+    bool cached;
+    double seconds;
+    /* The submission's own files the source includes, itself first (relative names): the
+     * static checks read these. */
+    int nfiles;
+    char files[RUNNER_MAX_INCLUDES][NAME_MAX + 1];
+} runner_program;
+
+typedef struct runner_outcome {
+    tl_verdict verdict;      /* pass when the step worked */
+    char detail[768];        /* one line */
+    char *messages;          /* nvcc's messages or the program's stderr (malloc'd, capped) */
+} runner_outcome;
+
+void runner_outcome_free(runner_outcome *o);
+
+/* Builds `source`, a file in the submission folder `folder` (the student's own files: it may
+ * include only those, the kit's lab.h and the toolkit's headers). The folder's regular files
+ * are copied first (a symbolic link or a special file anywhere, or more than
+ * RUNNER_MAX_SOURCE_BYTES, is refused); nvcc runs in the sandbox with nothing else visible.
+ * `folder` NULL (run on a student's own file): the source and the headers beside it are copied,
+ * anything else in its folder is left alone.
+ * Returns 0 with outcome pass, build-failed or refused; -1 only when the kit failed. */
+int runner_build(const runner_config *c, const char *folder, const char *source,
+                 runner_program *out, runner_outcome *outcome);
+
+/* ---- capture ------------------------------------------------------------------------------ */
+typedef struct runner_capture {
+    caplog log;
+    char work[PATH_MAX];     /* the runner's folder for this capture (removed by _free) */
+    char log_path[PATH_MAX]; /* the log as written, for the replayer (runner-owned folder) */
+    char *out, *err;         /* the host code's own output, capped */
+} runner_capture;
+
+/* Runs the capture program for the shapes (sandboxed, no GPU). Outcome pass: the log is
+ * complete and read; refused, crash, timeout or bad-input otherwise. */
+int runner_capture_run(const runner_config *c, const runner_program *p, const tl_size *shapes,
+                       int nshapes, runner_capture *out, runner_outcome *outcome);
+void runner_capture_free(runner_capture *cap);
+
+/* ---- replay and check -------------------------------------------------------------------- */
+typedef struct runner_dataset {
+    const char *dir;     /* a dataset folder (input0.raw, input1.raw, output.raw) */
+    bool generated;      /* or inputs made from a seed, never written anywhere */
+    uint64_t seed;
+    tl_size size;
+} runner_dataset;
+
+typedef struct runner_replay_opts {
+    bool time;                /* time the student's kernel (and lab 05's baseline) */
+    bool baseline;            /* lab 05: also check and time the given baseline */
+    const char *diagnose;     /* CPU backend: write the interpreter's findings here */
+    const char *save_output;  /* write the first run's P here (tilelab binary) */
+    /* A profiler to run the replayer under (ncu ...; NULL-terminated), outside the sandbox
+     * since it needs the GPU's counters; its output joins kernel_output. NULL: none. */
+    char *const *wrapper;
+} runner_replay_opts;
+
+typedef struct runner_call_result {
+    bool run;                 /* the call was asked for */
+    tl_verdict verdict;
+    char detail[768];
+    tl_check_report check;    /* the first failing run's, or the first run's */
+    int runs_checked;
+    bool timed;
+    bool emulated;            /* times are the interpreter's, not a GPU's */
+    tl_stats ms;
+} runner_call_result;
+
+typedef struct runner_result {
+    tl_verdict verdict;       /* the submission's: its checked call and timed repetitions */
+    char detail[768];
+    const char *hint;         /* a static hint for a wrong result, or NULL */
+    tl_size shape;
+    char device[128];
+    runner_call_result calls[CAPLOG_CALL_KINDS];
+    double gflops;            /* from the student's median time, 0 if untimed */
+    char *kernel_output;      /* what the kernels printed (printf), capped; malloc'd */
+} runner_result;
+
+/* Replays the captured work for one dataset and checks every result. Returns 0 with the
+ * verdict in out (whatever it is), -1 only when the kit itself failed (err). */
+int runner_replay(const runner_config *c, const runner_program *p, const runner_capture *cap,
+                  const tl_lab *lab, const runner_dataset *d, const runner_replay_opts *opts,
+                  runner_result *out, tl_error *err);
+void runner_result_free(runner_result *r);
+/* The result as JSON (the shape `run --json` prints per dataset). */
+char *runner_result_json(const runner_result *r, const char *dataset_name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILELAB_RUNNER_H */

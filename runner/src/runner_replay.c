@@ -1,0 +1,501 @@
+/* Replaying and checking: the runner gives tilelab-replay the inputs (never the expected
+ * output), reads back every result matrix it produced, and checks each one itself against the
+ * fp32 error bound. The verdict is the runner's. */
+#include "replay_protocol.h"
+#include "runner_config.h"
+#include "runner_sandbox.h"
+
+#include "files.h"
+
+#include <cjson/cJSON.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define REPLAY_TMP_BYTES (64u << 20)
+
+/* The calls each lab checks: lab 01's host side is checked from matmul_on_device, its kernel
+ * (launch_matmul, timed) too. */
+static bool has_host_call(const tl_lab *lab) { return strcmp(lab->id, "01-basic") == 0; }
+static bool has_baseline(const tl_lab *lab) { return strcmp(lab->id, "05-bank-conflicts") == 0; }
+
+/* ---- reading the replayer's frames as they come ------------------------------------------ */
+
+typedef struct frames {
+    const tl_product_ref *ref;
+    int rows, cols;
+    runner_result *out;
+    const char *save_output;
+    char header[REPLAY_MAX_HEADER + 1];
+    size_t header_len;
+    bool in_result;
+    char *result;
+    size_t result_len;
+    float *matrix;        /* the frame being received */
+    size_t want, got;
+    int call;             /* its call, -1 for none */
+    char run[32];
+    char protocol_error[200];
+} frames;
+
+static void protocol_error(frames *f, const char *what)
+{
+    if (!f->protocol_error[0])
+        snprintf(f->protocol_error, sizeof f->protocol_error, "%s", what);
+}
+
+static void check_frame(frames *f)
+{
+    runner_call_result *c = &f->out->calls[f->call];
+    tl_matrix got = {f->rows, f->cols, f->matrix};
+    tl_check_report rep;
+    tl_product_ref_check(f->ref, &got, &rep);
+    bool first = c->runs_checked == 0;
+    c->runs_checked++;
+    if (first && strcmp(f->run, "check") == 0 && f->save_output &&
+        (f->call == CAPLOG_CALL_HOST || (f->call == CAPLOG_CALL_LAUNCH && !f->out->calls[CAPLOG_CALL_HOST].run))) {
+        tl_error err;
+        tl_matrix_write(f->save_output, &got, TL_FORMAT_BINARY, &err);
+    }
+    if (first || (rep.pass == false && c->verdict == TL_VERDICT_PASS)) {
+        c->check = rep;
+        if (!rep.pass) {
+            c->verdict = TL_VERDICT_WRONG;
+            int n = snprintf(c->detail, sizeof c->detail, "%lld of %lld elements wrong",
+                             (long long)rep.bad, (long long)rep.checked);
+            if (rep.nonfinite && n > 0 && (size_t)n < sizeof c->detail)
+                n += snprintf(c->detail + n, sizeof c->detail - (size_t)n, " (%lld NaN/Inf)",
+                              (long long)rep.nonfinite);
+            if (rep.shape_mismatch)
+                snprintf(c->detail, sizeof c->detail, "the output is %d x %d, expected %d x %d",
+                         rep.got_rows, rep.got_cols, rep.expected_rows, rep.expected_cols);
+            else if (strcmp(f->run, "check") != 0 && n > 0 && (size_t)n < sizeof c->detail)
+                snprintf(c->detail + n, sizeof c->detail - (size_t)n, " in %s, the first run "
+                         "being right (every run is checked)", f->run);
+        }
+    }
+}
+
+static void header_done(frames *f)
+{
+    char name[64];
+    int rows = 0, cols = 0;
+    f->header[f->header_len] = '\0';
+    if (sscanf(f->header, REPLAY_FRAME_OUTPUT " %63s %d %d", name, &rows, &cols) != 3 ||
+        rows != f->rows || cols != f->cols) {
+        protocol_error(f, "an output of the wrong shape");
+        return;
+    }
+    char *colon = strchr(name, ':');
+    f->call = -1;
+    for (int k = 0; colon && k < CAPLOG_CALL_KINDS; k++)
+        if ((size_t)(colon - name) == strlen(caplog_call_kind_name((caplog_call_kind)k)) &&
+            strncmp(name, caplog_call_kind_name((caplog_call_kind)k), (size_t)(colon - name)) == 0)
+            f->call = k;
+    if (f->call < 0) {
+        protocol_error(f, "an output of an unknown call");
+        return;
+    }
+    snprintf(f->run, sizeof f->run, "%.31s", colon + 1);
+    f->want = sizeof(float) * (size_t)rows * (size_t)cols;
+    f->got = 0;
+}
+
+static void on_bytes(void *ctx, const char *data, size_t n)
+{
+    frames *f = ctx;
+    while (n > 0 && !f->protocol_error[0]) {
+        if (f->in_result) {
+            size_t take = n;
+            if (f->result && f->result_len + take > REPLAY_MAX_RESULT)
+                take = REPLAY_MAX_RESULT - f->result_len;
+            if (f->result) {
+                memcpy(f->result + f->result_len, data, take);
+                f->result_len += take;
+            }
+            return;
+        }
+        if (f->want > f->got) {
+            size_t take = f->want - f->got < n ? f->want - f->got : n;
+            memcpy((char *)f->matrix + f->got, data, take);
+            f->got += take;
+            data += take;
+            n -= take;
+            if (f->got == f->want) {
+                check_frame(f);
+                f->want = f->got = 0;
+                f->header_len = 0;
+            }
+            continue;
+        }
+        char ch = *data++;
+        n--;
+        if (ch == '\n') {
+            header_done(f);
+            f->header_len = 0;
+        } else if (f->header_len < REPLAY_MAX_HEADER) {
+            f->header[f->header_len++] = ch;
+            /* The summary is one long line: everything after its keyword is kept as it is. */
+            if (f->header_len == 7 && memcmp(f->header, REPLAY_FRAME_RESULT " ", 7) == 0) {
+                f->in_result = true;
+                f->result = malloc(REPLAY_MAX_RESULT + 1);
+                f->header_len = 0;
+            }
+        } else {
+            protocol_error(f, "an over-long header");
+        }
+    }
+}
+
+/* ---- the dataset and its reference ------------------------------------------------------- */
+
+static int load_dataset(const runner_dataset *d, tl_matrix *A, tl_matrix *B, tl_product_ref *ref,
+                        tl_error *err)
+{
+    memset(A, 0, sizeof *A);
+    memset(B, 0, sizeof *B);
+    if (d->generated) {
+        if (tl_matrix_alloc(A, d->size.m, d->size.k, err) != 0 ||
+            tl_matrix_alloc(B, d->size.k, d->size.n, err) != 0)
+            return -1;
+        tl_fill_inputs(d->seed, 0, d->size, A, B);
+        return tl_product_ref_init(ref, A, B, NULL, 0, err);
+    }
+    char path[PATH_MAX];
+    tl_matrix E;
+    snprintf(path, sizeof path, "%.4000s/input0.raw", d->dir);
+    if (tl_matrix_read(path, A, err) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%.4000s/input1.raw", d->dir);
+    if (tl_matrix_read(path, B, err) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%.4000s/output.raw", d->dir);
+    if (tl_matrix_read(path, &E, err) != 0)
+        return -1;
+    int rc = tl_product_ref_init(ref, A, B, &E, 0, err);
+    tl_matrix_free(&E);
+    if (rc != 0)
+        tl_error_set(err, "%.300s: %.400s", d->dir, err->msg);
+    return rc;
+}
+
+static const char *hint_for(const tl_check_report *c)
+{
+    if (!c->pass && !c->shape_mismatch && c->nonfinite == c->checked)
+        return "no element of P was written (all still hold the NaN fill): is the kernel "
+               "implemented and launched, and does it store P?";
+    if (!c->pass && c->nonfinite > 0)
+        return "some elements of P were never written (NaN fill): check the grid covers P and "
+               "the store guard";
+    return NULL;
+}
+
+/* ---- the replayer's summary ----------------------------------------------------------------- */
+
+static tl_verdict verdict_of_status(const char *status)
+{
+    if (strcmp(status, "ok") == 0)
+        return TL_VERDICT_PASS;
+    if (strcmp(status, "missing") == 0 || strcmp(status, "refused") == 0)
+        return TL_VERDICT_REFUSED;
+    tl_verdict v;
+    return tl_verdict_parse(status, &v) ? v : TL_VERDICT_ERROR;
+}
+
+static const char *str(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItem(o, key);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static double num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItem(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+static void read_summary(const cJSON *doc, const runner_replay_opts *opts, runner_result *out)
+{
+    snprintf(out->device, sizeof out->device, "%s", str(doc, "device"));
+    const char *status = str(doc, "status");
+    if (strcmp(status, "ok") != 0) {
+        out->verdict = verdict_of_status(status);
+        snprintf(out->detail, sizeof out->detail, "%s", str(doc, "detail"));
+        return;
+    }
+    const cJSON *calls = cJSON_GetObjectItem(doc, "calls");
+    for (const cJSON *item = calls ? calls->child : NULL; item; item = item->next) {
+        int k = -1;
+        for (int i = 0; i < CAPLOG_CALL_KINDS; i++)
+            if (strcmp(str(item, "call"), caplog_call_kind_name((caplog_call_kind)i)) == 0)
+                k = i;
+        if (k < 0)
+            continue;
+        runner_call_result *c = &out->calls[k];
+        tl_verdict v = verdict_of_status(str(item, "status"));
+        if (strcmp(str(item, "status"), "missing") == 0) {
+            c->verdict = TL_VERDICT_REFUSED;
+            snprintf(c->detail, sizeof c->detail, "%s was never called: does the file define it?",
+                     k == CAPLOG_CALL_HOST ? "matmul_on_device" : k == CAPLOG_CALL_BASELINE
+                                                                  ? "launch_matmul_baseline"
+                                                                  : "launch_matmul");
+            continue;
+        }
+        if (v != TL_VERDICT_PASS && c->verdict != TL_VERDICT_WRONG) {
+            c->verdict = v;
+            snprintf(c->detail, sizeof c->detail, "%s", str(item, "detail"));
+        } else if (v != TL_VERDICT_PASS) {
+            c->verdict = tl_verdict_worst(c->verdict, v);
+            snprintf(c->detail, sizeof c->detail, "%s", str(item, "detail"));
+        }
+        const cJSON *t = cJSON_GetObjectItem(item, "timing");
+        if (cJSON_IsObject(t) && opts->time) {
+            c->timed = true;
+            c->emulated = cJSON_IsTrue(cJSON_GetObjectItem(t, "emulated"));
+            c->ms.n = (int)num(t, "reps");
+            c->ms.median = num(t, "median_ms");
+            c->ms.min = num(t, "min_ms");
+            c->ms.max = num(t, "max_ms");
+        }
+    }
+}
+
+/* ---- running the replayer -------------------------------------------------------------------- */
+
+static int write_inputs(const char *dir, const tl_matrix *A, const tl_matrix *B, tl_error *err)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%.4000s/input0.raw", dir);
+    if (tl_matrix_write(path, A, TL_FORMAT_BINARY, err) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%.4000s/input1.raw", dir);
+    return tl_matrix_write(path, B, TL_FORMAT_BINARY, err);
+}
+
+/* Takes the runner's turn on the lock file (a hung kernel elsewhere only delays this one). */
+static int take_turn(const runner_config *c, bool timed)
+{
+    if (!c->turns || (c->backend == RUNNER_CPU && !timed))
+        return -1;
+    int fd = open(c->turns, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd >= 0 && flock(fd, LOCK_EX) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+static int spawn(const runner_config *c, const runner_program *p, const runner_capture *cap,
+                 const tl_lab *lab, const runner_dataset *d, const runner_replay_opts *opts,
+                 const char *work, frames *f, proc_result *r)
+{
+    char in[PATH_MAX + 8], reps[16], generate[96], calls[64];
+    snprintf(in, sizeof in, "%s/in", work);
+    snprintf(reps, sizeof reps, "%d", c->reps);
+    snprintf(calls, sizeof calls, "launch%s%s", has_host_call(lab) ? ",host" : "",
+             opts->baseline && has_baseline(lab) ? ",baseline" : "");
+    char *cmd[32];
+    int n = 0;
+    cmd[n++] = RUNNER_REPLAY;
+    cmd[n++] = "--backend";
+    cmd[n++] = (char *)runner_backend_name(c->backend);
+    cmd[n++] = "--log";
+    cmd[n++] = (char *)cap->log_path;
+    cmd[n++] = "--ptx";
+    cmd[n++] = (char *)p->ptx;
+    cmd[n++] = "--image";
+    cmd[n++] = (char *)p->image;
+    cmd[n++] = "--calls";
+    cmd[n++] = calls;
+    cmd[n++] = "--reps";
+    cmd[n++] = reps;
+    if (!opts->time)
+        cmd[n++] = "--no-time";
+    if (d->generated) {
+        snprintf(generate, sizeof generate, "%llu:%dx%dx%d", (unsigned long long)d->seed,
+                 d->size.m, d->size.k, d->size.n);
+        cmd[n++] = "--generate";
+        cmd[n++] = generate;
+    } else {
+        cmd[n++] = "--inputs";
+        cmd[n++] = in;
+    }
+    if (opts->diagnose) {
+        cmd[n++] = "--diagnose";
+        cmd[n++] = (char *)opts->diagnose;
+    }
+    cmd[n] = NULL;
+    runner_config bare = *c;
+    char *wrapped[64];
+    if (opts->wrapper) {
+        int w = 0;
+        for (; opts->wrapper[w] && w < 30; w++)
+            wrapped[w] = opts->wrapper[w];
+        for (int i = 0; cmd[i] && w < 63; i++)
+            wrapped[w++] = cmd[i];
+        wrapped[w] = NULL;
+        bare.sandbox = false;
+        c = &bare;
+    }
+    sandbox s;
+    sandbox_begin(&s, c);
+    sandbox_tmp(&s, REPLAY_TMP_BYTES); /* first: a later tmpfs on /tmp would hide binds below it */
+    sandbox_bind(&s, RUNNER_REPLAY_DIR, RUNNER_REPLAY_DIR, false);
+    sandbox_bind(&s, RUNNER_TOOLKIT_ROOT, RUNNER_TOOLKIT_ROOT, false);
+    sandbox_bind(&s, RUNNER_TOOLKIT_REAL_ROOT, RUNNER_TOOLKIT_REAL_ROOT, false);
+    sandbox_bind(&s, p->dir, p->dir, false);
+    sandbox_bind(&s, cap->work, cap->work, false);
+    sandbox_bind(&s, work, work, false);
+    if (opts->diagnose) {
+        char diag_dir[PATH_MAX];
+        snprintf(diag_dir, sizeof diag_dir, "%s", opts->diagnose);
+        char *slash = strrchr(diag_dir, '/');
+        if (slash)
+            *slash = '\0';
+        sandbox_bind(&s, diag_dir, diag_dir, true);
+    }
+    bool gpu = c->backend == RUNNER_GPU;
+    const char *ld = getenv("LD_LIBRARY_PATH");
+    char ld_copy[4096] = "";
+    if (gpu) {
+        sandbox_gpu(&s);
+        /* The driver's libraries may live outside /usr (a container's /usr/local/nvidia). */
+        snprintf(ld_copy, sizeof ld_copy, "%s", ld ? ld : "");
+        for (char *save = NULL, *dir = strtok_r(ld_copy, ":", &save); dir;
+             dir = strtok_r(NULL, ":", &save))
+            if (dir[0] == '/' && access(dir, R_OK) == 0)
+                sandbox_bind(&s, dir, dir, false);
+    }
+    char *const *argv = sandbox_command(&s, opts->wrapper ? wrapped : cmd);
+    if (!argv)
+        return -1;
+    char *const *base_env = sandbox_env(NULL, gpu);
+    char *env[12];
+    int ne = 0;
+    for (; base_env[ne] && ne < 10; ne++)
+        env[ne] = base_env[ne];
+    char ld_env[4200];
+    if (gpu && ld) {
+        snprintf(ld_env, sizeof ld_env, "LD_LIBRARY_PATH=%.4000s", ld);
+        env[ne++] = ld_env;
+    }
+    env[ne] = NULL;
+    /* CUDA reserves a large address space: no memory limit on a GPU. */
+    proc_limits lim = {(unsigned long)c->replay_timeout_s + 10, 256ul << 20,
+                       gpu ? 0 : 16ul << 30, 0, 256};
+    proc_spec spec = {.argv = argv, .envp = opts->wrapper ? NULL : env,
+                      .timeout_s = c->replay_timeout_s * (opts->wrapper ? 4 : 1),
+                      .capture_limit = RUNNER_OUTPUT_CAP, .limits = &lim,
+                      .on_result = on_bytes, .result_ctx = f};
+    int turn = take_turn(c, opts->time);
+    int rc = proc_run_spec(&spec, r);
+    if (turn >= 0)
+        close(turn);
+    return rc;
+}
+
+/* The verdict of the dataset: the call that is checked (lab 01's host call, else the launch),
+ * and the timed launch call, which every lab checks too. */
+static void conclude(const tl_lab *lab, runner_result *out)
+{
+    runner_call_result *main = &out->calls[has_host_call(lab) ? CAPLOG_CALL_HOST : CAPLOG_CALL_LAUNCH];
+    runner_call_result *launch = &out->calls[CAPLOG_CALL_LAUNCH];
+    out->verdict = main->verdict;
+    snprintf(out->detail, sizeof out->detail, "%s", main->detail);
+    if (main != launch && main->verdict == TL_VERDICT_PASS && launch->verdict != TL_VERDICT_PASS) {
+        out->verdict = launch->verdict;
+        snprintf(out->detail, sizeof out->detail, "launch_matmul: %.700s", launch->detail);
+    }
+    if (out->verdict == TL_VERDICT_PASS && main->runs_checked == 0) {
+        out->verdict = TL_VERDICT_ERROR;
+        snprintf(out->detail, sizeof out->detail, "the replayer sent no result");
+    }
+    if (out->verdict == TL_VERDICT_PASS)
+        snprintf(out->detail, sizeof out->detail, "all %lld elements within the fp32 error bound "
+                 "in %d checked run(s)", (long long)main->check.checked,
+                 main->runs_checked + (main != launch ? launch->runs_checked : 0));
+    if (out->verdict == TL_VERDICT_WRONG)
+        out->hint = hint_for(main->verdict == TL_VERDICT_WRONG ? &main->check : &launch->check);
+    if (launch->timed && launch->ms.median > 0 && out->verdict == TL_VERDICT_PASS)
+        out->gflops = tl_gflops(out->shape.m, out->shape.k, out->shape.n, launch->ms.median * 1e-3);
+}
+
+int runner_replay(const runner_config *c, const runner_program *p, const runner_capture *cap,
+                  const tl_lab *lab, const runner_dataset *d, const runner_replay_opts *opts,
+                  runner_result *out, tl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    tl_matrix A, B;
+    tl_product_ref ref;
+    memset(&ref, 0, sizeof ref);
+    if (load_dataset(d, &A, &B, &ref, err) != 0) {
+        tl_matrix_free(&A);
+        tl_matrix_free(&B);
+        out->verdict = TL_VERDICT_BAD_INPUT;
+        snprintf(out->detail, sizeof out->detail, "%s", err->msg);
+        return 0;
+    }
+    out->shape = (tl_size){A.rows, A.cols, B.cols};
+    for (int k = 0; k < CAPLOG_CALL_KINDS; k++)
+        out->calls[k].verdict = TL_VERDICT_PASS;
+    out->calls[CAPLOG_CALL_LAUNCH].run = true;
+    out->calls[CAPLOG_CALL_HOST].run = has_host_call(lab);
+    out->calls[CAPLOG_CALL_BASELINE].run = opts->baseline && has_baseline(lab);
+    char work[PATH_MAX], in[PATH_MAX + 8];
+    int rc = sandbox_work_dir(work, sizeof work, "replay");
+    snprintf(in, sizeof in, "%s/in", work);
+    if (rc == 0 && chmod(work, 0755) == 0 && mkdir(in, 0755) == 0 && !d->generated)
+        rc = write_inputs(in, &A, &B, err);
+    frames f = {.ref = &ref, .rows = A.rows, .cols = B.cols, .out = out,
+                .save_output = opts->save_output};
+    f.matrix = malloc(sizeof(float) * (size_t)A.rows * (size_t)B.cols);
+    proc_result r;
+    memset(&r, 0, sizeof r);
+    if (rc == 0 && f.matrix)
+        rc = spawn(c, p, cap, lab, d, opts, work, &f, &r);
+    else
+        rc = -1;
+    tl_matrix_free(&A);
+    tl_matrix_free(&B);
+    tl_product_ref_free(&ref);
+    free(f.matrix);
+    files_remove_tree(work);
+    if (rc != 0) {
+        free(f.result);
+        proc_result_free(&r);
+        return err->msg[0] ? -1 : tl_error_set(err, "cannot start the replayer");
+    }
+    out->kernel_output = r.out;
+    r.out = NULL;
+    cJSON *doc = f.result && f.result_len ? cJSON_ParseWithLength(f.result, f.result_len) : NULL;
+    free(f.result);
+    if (r.timed_out) {
+        out->verdict = TL_VERDICT_TIMEOUT;
+        snprintf(out->detail, sizeof out->detail, "stopped after %d s: the kernel never finished "
+                 "(an endless loop, or a __syncthreads() that not every thread reaches)",
+                 c->replay_timeout_s);
+    } else if (f.protocol_error[0] || !doc) {
+        out->verdict = TL_VERDICT_CRASH;
+        char line[300];
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(r.err, "\n"), r.err);
+        snprintf(out->detail, sizeof out->detail, "the replay ended without its result (%s%s%s)",
+                 f.protocol_error[0] ? f.protocol_error : r.signal ? "killed by a signal" : "exit",
+                 line[0] ? ": " : "", line);
+    } else {
+        read_summary(doc, opts, out);
+        if (out->verdict == TL_VERDICT_PASS)
+            conclude(lab, out);
+    }
+    cJSON_Delete(doc);
+    proc_result_free(&r);
+    return 0;
+}
+
+void runner_result_free(runner_result *r)
+{
+    free(r->kernel_output);
+    r->kernel_output = NULL;
+}
