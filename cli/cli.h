@@ -43,16 +43,7 @@ int cli_parse_int(const char *option, const char *text, int min, int max, int *o
 /* Summarises one dataset check as a line: "ok (...)" or "WRONG ...". */
 void cli_print_check_line(const char *dir, const tl_dataset_check *res);
 
-/* A lab program run once under the CPU backend's diagnosis (cmd_diagnose.c). */
 typedef struct cJSON cJSON;
-typedef struct diagnosis {
-    cJSON *diag;   /* the collector's document (findings, instructions, traffic) */
-    cJSON *report; /* the lab program's run report */
-    int exit_code;
-    char stderr_text[2048];
-} diagnosis;
-
-int diagnose_run(const char *program, const char *name, const char *dataset, diagnosis *o);
 /* Prints the first `max` findings as "cause: KIND at FILE:LINE: DETAIL" lines. */
 void diagnose_print_causes(const cJSON *diag, int max, const char *indent);
 

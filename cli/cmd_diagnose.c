@@ -2,7 +2,7 @@
  * is wrong with it, and where. */
 #include "cli.h"
 #include "files.h"
-#include "lab_build.h"
+#include "session.h"
 
 #include <cjson/cJSON.h>
 #include <getopt.h>
@@ -34,36 +34,6 @@ static const char usage[] =
 
 /* Default datasets: index into datasets/LAB/ for each lab, in lab order. */
 static const char *const default_dataset[] = {"5", "2", "7", "11", "2"};
-
-/* Runs a lab program under diagnosis on one dataset. */
-int diagnose_run(const char *program, const char *name, const char *dataset, diagnosis *o)
-{
-    memset(o, 0, sizeof *o);
-    char report_path[] = "/tmp/tilelab-diagnose-XXXXXX";
-    int fd = mkstemp(report_path);
-    if (fd < 0)
-        return cli_fail("diagnose: cannot make a temporary file");
-    close(fd);
-    setenv("TILELAB_DIAGNOSE", report_path, 1);
-    char *argv[] = {(char *)program, "--json", "--no-time", "--name", (char *)name,
-                    (char *)dataset, NULL};
-    proc_result r;
-    int rc = proc_run(argv, 600, 1 << 22, &r);
-    unsetenv("TILELAB_DIAGNOSE");
-    if (rc != 0) {
-        unlink(report_path);
-        return cli_fail("diagnose: cannot start %s", program);
-    }
-    o->exit_code = r.signal ? -1 : r.exit_code;
-    snprintf(o->stderr_text, sizeof o->stderr_text, "%s", r.err);
-    o->report = cJSON_Parse(r.out);
-    proc_result_free(&r);
-    char *text = files_read(report_path, NULL);
-    o->diag = text ? cJSON_Parse(text) : NULL;
-    free(text);
-    unlink(report_path);
-    return TL_EXIT_OK;
-}
 
 static double num(const cJSON *o, const char *key)
 {
@@ -237,6 +207,49 @@ static void print_traffic(const cJSON *mine, const cJSON *ref)
                 have && num(r, "fmas") > 0 ? num(r, "shared_loads") / num(r, "fmas") : 0, have, 3);
 }
 
+/* One file replayed once on the CPU backend with every check on; the findings go to `diag`. */
+static int diagnose_file(const tl_lab *lab, const char *source, const char *dataset, bool quiet,
+                         cJSON **diag, runner_result *result)
+{
+    tl_size shape;
+    tl_error err;
+    *diag = NULL;
+    memset(result, 0, sizeof *result);
+    if (session_dataset_shape(dataset, &shape, &err) != 0)
+        return cli_fail("%s", err.msg);
+    session_options so = {RUNNER_CPU, 600, 1, false, false, quiet};
+    session s;
+    if (session_open(&s, &so, source, &shape, 1, &err) != 0) {
+        session_close(&s);
+        return cli_fail("diagnose: %s", err.msg);
+    }
+    if (s.outcome.verdict != TL_VERDICT_PASS) {
+        if (!quiet)
+            session_print_outcome(&s, cli_shown(source));
+        int status = tl_verdict_exit_status(s.outcome.verdict);
+        session_close(&s);
+        return status;
+    }
+    char work[] = "/tmp/tilelab-diagnose-XXXXXX";
+    if (!mkdtemp(work)) {
+        session_close(&s);
+        return cli_fail("diagnose: cannot make a folder under /tmp");
+    }
+    char path[sizeof work + 16];
+    snprintf(path, sizeof path, "%s/diag.json", work);
+    runner_dataset d = {.dir = dataset};
+    runner_replay_opts opts = {.time = false, .baseline = true, .diagnose = path};
+    int rc = runner_replay(&s.config, &s.program, &s.capture, lab, &d, &opts, result, &err);
+    char *text = rc == 0 ? files_read(path, NULL) : NULL;
+    *diag = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    files_remove_tree(work);
+    session_close(&s);
+    if (rc != 0)
+        return cli_fail("diagnose: %s", err.msg);
+    return TL_EXIT_OK;
+}
+
 static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -279,72 +292,64 @@ static int run(int argc, char **argv)
     else
         snprintf(ds, sizeof ds, "%.3000s/datasets/%s/%s", cli_root(), lab->id,
                  default_dataset[lab - labs]);
-    if (access(ds, R_OK) != 0)
-        return cli_fail("%s: no such dataset folder", ds);
-
-    lab_program prog, ref_prog;
-    char *messages = NULL;
-    fprintf(stderr, "building %s for the CPU backend ...", src);
-    int b = lab_build(src, LAB_BACKEND_CPU, false, &prog, &messages);
-    if (b == LAB_BUILD_NO_SOURCE) {
-        fputc('\n', stderr);
+    if (!cli_is_dataset(ds))
+        return cli_fail("%s: not a dataset folder (expected input0.raw, input1.raw, output.raw)",
+                        ds);
+    if (access(src, R_OK) != 0)
         return cli_fail("%s: cannot read the source file", src);
-    }
-    if (b != LAB_BUILD_OK) {
-        fprintf(stderr, " it does not build:\n%s", messages ? messages : "");
-        free(messages);
-        return TL_EXIT_CRASH;
-    }
-    fprintf(stderr, " ok\n");
-    diagnosis mine, reference;
-    memset(&reference, 0, sizeof reference);
-    if (diagnose_run(prog.path, base_name(src), ds, &mine) != TL_EXIT_OK)
-        return TL_EXIT_BAD_INPUT;
-    if (mine.exit_code == TL_EXIT_BAD_INPUT)
-        return cli_fail("%s", mine.stderr_text);
+    cJSON *mine = NULL, *reference = NULL;
+    runner_result result, ref_result;
+    memset(&ref_result, 0, sizeof ref_result);
+    int rc = diagnose_file(lab, src, ds, json, &mine, &result);
+    if (rc != TL_EXIT_OK)
+        return rc;
     bool have_ref = strcmp(src, ref) != 0 &&
-                    lab_build(ref, LAB_BACKEND_CPU, false, &ref_prog, &messages) == LAB_BUILD_OK &&
-                    diagnose_run(ref_prog.path, "solution.cu", ds, &reference) == TL_EXIT_OK;
-    if (!mine.diag) {
-        printf("the program stopped before the diagnosis could be written (exit %d):\n%s",
-               mine.exit_code, mine.stderr_text);
-        return TL_EXIT_CRASH;
+                    diagnose_file(lab, ref, ds, true, &reference, &ref_result) == TL_EXIT_OK &&
+                    reference;
+    if (!mine) {
+        char *detail = tl_text_line(result.detail, strlen(result.detail));
+        printf("the replay stopped before the diagnosis could be written: %s: %s\n",
+               tl_verdict_name(result.verdict), detail ? detail : "");
+        free(detail);
+        runner_result_free(&result);
+        runner_result_free(&ref_result);
+        cJSON_Delete(reference);
+        return tl_verdict_exit_status(result.verdict);
     }
-    int errors = (int)num(mine.diag, "errors");
-    const char *verdict = mine.report ? str(mine.report, "verdict") : "no result";
-    bool passed = strcmp(verdict, "pass") == 0;
+    int errors = (int)num(mine, "errors");
+    const char *verdict = tl_verdict_name(result.verdict);
     if (json) {
         cJSON *doc = cJSON_CreateObject();
         cJSON_AddStringToObject(doc, "lab", lab->id);
         cJSON_AddStringToObject(doc, "source", src);
         cJSON_AddStringToObject(doc, "dataset", ds);
         cJSON_AddStringToObject(doc, "verdict", verdict);
-        cJSON_AddItemToObject(doc, "diagnosis", mine.diag);
-        if (reference.diag)
-            cJSON_AddItemToObject(doc, "reference", reference.diag);
+        cJSON_AddStringToObject(doc, "detail", result.detail);
+        cJSON_AddItemToObject(doc, "diagnosis", mine);
+        if (reference)
+            cJSON_AddItemToObject(doc, "reference", reference);
         char *text = cJSON_Print(doc);
         puts(text);
         free(text);
         cJSON_Delete(doc);
     } else {
-        printf("diagnose %s: %s on %s, CPU backend with every check on\n", lab->id, src, ds);
-        printf("result: %s", verdict);
-        if (mine.report && strcmp(verdict, "fail") == 0) {
-            const cJSON *check = cJSON_GetObjectItem(mine.report, "check");
-            printf(" (%.0f of %.0f elements wrong)", num(check, "bad"), num(check, "checked"));
-        }
-        putchar('\n');
-        print_findings(mine.diag);
-        print_instructions(mine.diag);
-        print_traffic(mine.diag, have_ref ? reference.diag : NULL);
-        cJSON_Delete(mine.diag);
-        cJSON_Delete(reference.diag);
+        printf("diagnose %s: %s on %s, CPU backend with every check on\n", lab->id,
+               cli_shown(src), cli_shown(ds));
+        char *detail = tl_text_line(result.detail, strlen(result.detail));
+        printf("result: %s (%s)\n", verdict, detail ? detail : "");
+        free(detail);
+        print_findings(mine);
+        print_instructions(mine);
+        print_traffic(mine, have_ref ? reference : NULL);
+        cJSON_Delete(mine);
+        cJSON_Delete(reference);
     }
-    cJSON_Delete(mine.report);
-    cJSON_Delete(reference.report);
-    if (mine.exit_code < 0 || mine.exit_code >= TL_EXIT_CRASH)
-        return TL_EXIT_CRASH;
-    return errors > 0 || !passed ? TL_EXIT_WRONG : TL_EXIT_OK;
+    tl_verdict v = result.verdict;
+    runner_result_free(&result);
+    runner_result_free(&ref_result);
+    if (v != TL_VERDICT_PASS && v != TL_VERDICT_WRONG)
+        return tl_verdict_exit_status(v);
+    return errors > 0 || v != TL_VERDICT_PASS ? TL_EXIT_WRONG : TL_EXIT_OK;
 }
 
 const cli_command cmd_diagnose = {"diagnose", "find what is wrong with a kernel, and where (CPU backend)",

@@ -40,6 +40,9 @@ typedef struct replay_backend {
     int (*upload)(replay_device *d, replay_addr dst, const void *src, uint64_t bytes, tl_error *err);
     int (*download)(replay_device *d, void *dst, replay_addr src, uint64_t bytes, tl_error *err);
     int (*fill)(replay_device *d, replay_addr dst, int value, uint64_t bytes, tl_error *err);
+    /* The NaN pattern again, as memory nothing has written yet (the replayer's own doing, so
+     * under diagnosis a read of it is still a read of memory the submission never wrote). */
+    int (*poison)(replay_device *d, replay_addr dst, uint64_t bytes, tl_error *err);
     int (*copy)(replay_device *d, replay_addr dst, replay_addr src, uint64_t bytes, tl_error *err);
     /* args[i] points to parameter i's bytes. Launch failures are crashes. */
     int (*launch)(replay_device *d, const char *kernel, const caplog_launch *l, void **args,

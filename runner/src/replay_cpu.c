@@ -196,6 +196,18 @@ static int cpu_fill(replay_device *d, replay_addr dst, int value, uint64_t bytes
     return 0;
 }
 
+static int cpu_poison(replay_device *d, replay_addr dst, uint64_t bytes, tl_error *err)
+{
+    uint8_t *p = span(d, dst, bytes, false, err);
+    if (!p)
+        return -1;
+    memset(p, 0xff, bytes);
+    allocation *h = holder(d, dst, bytes);
+    if (h->shadow)
+        memset(h->shadow + (dst - (uint64_t)(uintptr_t)h->ptr), 0, bytes);
+    return 0;
+}
+
 static int cpu_copy(replay_device *d, replay_addr dst, replay_addr src, uint64_t bytes,
                     tl_error *err)
 {
@@ -289,6 +301,8 @@ static int cpu_time(replay_device *d, int warmup, int reps, replay_step before, 
 static replay_failure cpu_failure(replay_device *d) { return d->failure; }
 
 const replay_backend replay_cpu_backend = {
-    "cpu", cpu_open, cpu_close, cpu_device_name, cpu_alloc, cpu_upload, cpu_download, cpu_fill,
-    cpu_copy, cpu_launch, cpu_sync, cpu_save_variables, cpu_restore_variables, cpu_time, cpu_failure,
+    "cpu",          cpu_open,     cpu_close,          cpu_device_name,      cpu_alloc,
+    cpu_upload,     cpu_download, cpu_fill,           cpu_poison,           cpu_copy,
+    cpu_launch,     cpu_sync,     cpu_save_variables, cpu_restore_variables, cpu_time,
+    cpu_failure,
 };

@@ -140,6 +140,11 @@ static int gpu_fill(replay_device *d, replay_addr dst, int value, uint64_t bytes
     return e == cudaSuccess ? 0 : cuda_failed(d, REPLAY_CRASH, e, "cudaMemset", err);
 }
 
+static int gpu_poison(replay_device *d, replay_addr dst, uint64_t bytes, tl_error *err)
+{
+    return gpu_fill(d, dst, 0xff, bytes, err);
+}
+
 static int gpu_copy(replay_device *d, replay_addr dst, replay_addr src, uint64_t bytes,
                     tl_error *err)
 {
@@ -272,6 +277,8 @@ static int gpu_time(replay_device *d, int warmup, int reps, replay_step before, 
 static replay_failure gpu_failure(replay_device *d) { return d->failure; }
 
 const replay_backend replay_gpu_backend = {
-    "gpu", gpu_open, gpu_close, gpu_device_name, gpu_alloc, gpu_upload, gpu_download, gpu_fill,
-    gpu_copy, gpu_launch, gpu_sync, gpu_save_variables, gpu_restore_variables, gpu_time, gpu_failure,
+    "gpu",          gpu_open,     gpu_close,          gpu_device_name,      gpu_alloc,
+    gpu_upload,     gpu_download, gpu_fill,           gpu_poison,           gpu_copy,
+    gpu_launch,     gpu_sync,     gpu_save_variables, gpu_restore_variables, gpu_time,
+    gpu_failure,
 };

@@ -223,9 +223,9 @@ static void reset(replay *r, replay_addr P)
     int rc = r->be->copy(r->dev, r->M, r->M0, m_bytes, &err);
     rc = rc ? rc : r->be->copy(r->dev, r->N, r->N0, n_bytes, &err);
     for (int i = 0; rc == 0 && i < r->log.nallocs; i++)
-        rc = r->be->fill(r->dev, r->allocs[i], 0xff, r->log.alloc_sizes[i], &err);
+        rc = r->be->poison(r->dev, r->allocs[i], r->log.alloc_sizes[i], &err);
     rc = rc ? rc : r->be->restore_variables(r->dev, &err);
-    rc = rc ? rc : r->be->fill(r->dev, P, 0xff, p_bytes, &err);
+    rc = rc ? rc : r->be->poison(r->dev, P, p_bytes, &err);
     if (rc != 0)
         step_failed(r, &err);
 }
