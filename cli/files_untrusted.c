@@ -1,15 +1,22 @@
-/* Reading and copying files a submission controls: no symbolic links followed, nothing but
- * regular files and folders, sizes capped before anything is read. */
-#define _GNU_SOURCE /* O_NOFOLLOW, O_DIRECTORY, fdopendir */
+/* Reading and copying files a submission controls: no symbolic link is followed, nothing but
+ * regular files and folders is read, sizes are capped before anything is read, and the names
+ * the submission chose are made inert before they reach a message. */
+#define _GNU_SOURCE /* O_NOFOLLOW, O_DIRECTORY, fdopendir, openat */
 #include "files.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#define MAX_DEPTH 4
+#define COPY_CHUNK 65536
 
 static const char *kind_of(mode_t m)
 {
@@ -26,33 +33,75 @@ static const char *kind_of(mode_t m)
     return "not a regular file";
 }
 
-/* Reads an opened regular file of at most max bytes. */
-static char *read_fd(int fd, const char *path, size_t max, size_t *len, tl_error *err)
+/* "PATH: what", with PATH shown inertly: a submission picks its file names, escape sequences
+ * and newlines included, and the message ends up on a terminal or in a gradebook. */
+static int fail(tl_error *err, const char *path, const char *fmt, ...)
+{
+    char what[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    char *shown = tl_text_line(path, strlen(path));
+    tl_error_set(err, "%.300s: %s", shown ? shown : "(a file)", what);
+    free(shown);
+    return -1;
+}
+
+/* Why open() with O_NOFOLLOW failed, in words: ELOOP means the name is a symbolic link (one
+ * swapped in since it was looked at, when it was looked at first). */
+static int open_failed(tl_error *err, const char *path)
+{
+    int e = errno;
+    return e == ELOOP ? fail(err, path, "refused: a symbolic link")
+                      : fail(err, path, "cannot open: %s", strerror(e));
+}
+
+/* Checks what an opened file is: a regular file, the one looked at before when `seen` is given,
+ * no larger than `max`. Returns its size, or -1. */
+static off_t checked_size(int fd, const struct stat *seen, size_t max, const char *path,
+                          tl_error *err)
 {
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        tl_error_set(err, "%.500s: refused: %s", path, kind_of(st.st_mode));
+    if (fstat(fd, &st) != 0)
+        return fail(err, path, "cannot read: %s", strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return fail(err, path, "refused: %s", kind_of(st.st_mode));
+    if (seen && (st.st_dev != seen->st_dev || st.st_ino != seen->st_ino))
+        return fail(err, path, "refused: it was replaced while it was opened");
+    if ((uintmax_t)st.st_size > max)
+        return fail(err, path, "refused: %jd bytes, more than the %zu allowed",
+                    (intmax_t)st.st_size, max);
+    return st.st_size;
+}
+
+/* Reads up to `size` bytes, refusing a file that has grown since its size was taken. */
+static char *read_exactly(int fd, off_t size, size_t *len, const char *path, tl_error *err)
+{
+    size_t cap = (size_t)size + 1, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) {
+        fail(err, path, "cannot read: out of memory");
         return NULL;
     }
-    if ((uint64_t)st.st_size > max) {
-        tl_error_set(err, "%.500s: refused: %lld bytes, more than the %zu allowed", path,
-                     (long long)st.st_size, max);
-        return NULL;
-    }
-    char *buf = malloc((size_t)st.st_size + 1);
-    size_t n = 0;
-    while (buf && n <= (size_t)st.st_size) {
-        ssize_t r = read(fd, buf + n, (size_t)st.st_size + 1 - n);
+    /* One byte more than the size is asked for: getting it means the file grew. */
+    for (;;) {
+        ssize_t r = read(fd, buf + n, cap - n);
         if (r < 0 && errno == EINTR)
             continue;
-        if (r <= 0)
+        if (r < 0) {
+            fail(err, path, "cannot read: %s", strerror(errno));
+            free(buf);
+            return NULL;
+        }
+        if (r == 0)
             break;
         n += (size_t)r;
-    }
-    if (!buf || n > (size_t)st.st_size) {
-        free(buf);
-        tl_error_set(err, "%.500s: refused: it changed while it was read", path);
-        return NULL;
+        if (n == cap) {
+            fail(err, path, "refused: it grew while it was read");
+            free(buf);
+            return NULL;
+        }
     }
     buf[n] = '\0';
     if (len)
@@ -62,82 +111,147 @@ static char *read_fd(int fd, const char *path, size_t max, size_t *len, tl_error
 
 char *files_read_untrusted(const char *path, size_t max_bytes, size_t *len, tl_error *err)
 {
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        struct stat st;
-        if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-            tl_error_set(err, "%.500s: refused: a symbolic link", path);
-        else
-            tl_error_set(err, "%.500s: cannot open: %s", path, strerror(errno));
+    /* Looked at before opening, so a FIFO or a device is never opened at all: opening one can
+     * block, or make a driver act. */
+    struct stat seen;
+    if (lstat(path, &seen) != 0) {
+        fail(err, path, "cannot open: %s", strerror(errno));
         return NULL;
     }
-    char *text = read_fd(fd, path, max_bytes, len, err);
+    if (!S_ISREG(seen.st_mode)) {
+        fail(err, path, "refused: %s", kind_of(seen.st_mode));
+        return NULL;
+    }
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        open_failed(err, path);
+        return NULL;
+    }
+    off_t size = checked_size(fd, &seen, max_bytes, path, err);
+    char *text = size < 0 ? NULL : read_exactly(fd, size, len, path, err);
     close(fd);
     return text;
 }
 
+/* ---- copying a folder ------------------------------------------------------------------- */
 typedef struct budget {
     size_t bytes_left;
-    int files_left;
+    int entries_left; /* files and folders together */
 } budget;
 
-static int copy_dir(int from_fd, const char *from_path, const char *to, int depth, budget *b,
+static bool write_all(int fd, const char *buf, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, buf, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        buf += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+/* Copies the regular file `name` of from_fd into to_fd, 0644. */
+static int copy_file(int from_fd, int to_fd, const char *name, const struct stat *seen,
+                     const char *path, budget *b, tl_error *err)
+{
+    int in = openat(from_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (in < 0)
+        return open_failed(err, path);
+    off_t size = checked_size(in, seen, SIZE_MAX, path, err);
+    if (size >= 0 && (uintmax_t)size > b->bytes_left)
+        size = fail(err, path, "refused: the submission's files come to more than allowed");
+    int out = size < 0 ? -1
+                       : openat(to_fd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+                                0644);
+    int rc = size < 0 ? -1 : 0;
+    if (rc == 0 && (out < 0 || fchmod(out, 0644) != 0))
+        rc = fail(err, path, "cannot copy: %s", strerror(errno));
+    char buf[COPY_CHUNK];
+    size_t copied = 0;
+    while (rc == 0) {
+        ssize_t r = read(in, buf, sizeof buf);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            rc = r < 0 ? fail(err, path, "cannot read: %s", strerror(errno)) : 0;
+            break;
+        }
+        copied += (size_t)r;
+        if (copied > (size_t)size)
+            rc = fail(err, path, "refused: it grew while it was copied");
+        else if (!write_all(out, buf, (size_t)r))
+            rc = fail(err, path, "cannot copy: %s", strerror(errno ? errno : EIO));
+    }
+    if (out >= 0 && close(out) != 0 && rc == 0)
+        rc = fail(err, path, "cannot copy: %s", strerror(errno));
+    close(in);
+    if (rc == 0)
+        b->bytes_left -= copied;
+    return rc;
+}
+
+static int copy_dir(int from_fd, int to_fd, char *path, size_t path_len, int depth, budget *b,
+                    tl_error *err);
+
+/* Copies one entry of a folder, whatever it turns out to be. `path` names it for messages. */
+static int copy_entry(int from_fd, int to_fd, const char *name, char *path, size_t path_len,
+                      int depth, budget *b, tl_error *err)
+{
+    struct stat st;
+    if (fstatat(from_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return fail(err, path, "cannot read: %s", strerror(errno));
+    if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return fail(err, path, "refused: %s", kind_of(st.st_mode));
+    if (--b->entries_left < 0)
+        return fail(err, path, "refused: more files and folders than a submission may hold");
+    if (S_ISREG(st.st_mode))
+        return copy_file(from_fd, to_fd, name, &st, path, b, err);
+    if (depth >= MAX_DEPTH)
+        return fail(err, path, "refused: folders nested more than %d deep", MAX_DEPTH);
+    /* O_NOFOLLOW | O_DIRECTORY: a link swapped in for the folder since fstatat is refused. */
+    int sub_from = openat(from_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (sub_from < 0)
+        return open_failed(err, path);
+    int rc = 0;
+    if (mkdirat(to_fd, name, 0755) != 0 && errno != EEXIST)
+        rc = fail(err, path, "cannot copy the folder: %s", strerror(errno));
+    int sub_to = rc ? -1 : openat(to_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (rc == 0 && (sub_to < 0 || fchmod(sub_to, 0755) != 0))
+        rc = fail(err, path, "cannot copy the folder: %s", strerror(errno));
+    if (rc == 0)
+        rc = copy_dir(sub_from, sub_to, path, path_len, depth + 1, b, err);
+    if (sub_to >= 0)
+        close(sub_to);
+    close(sub_from);
+    return rc;
+}
+
+/* `path` (a PATH_MAX buffer holding path_len characters) names from_fd for messages. */
+static int copy_dir(int from_fd, int to_fd, char *path, size_t path_len, int depth, budget *b,
                     tl_error *err)
 {
-    if (depth > 4)
-        return tl_error_set(err, "%.500s: refused: folders nested more than 4 deep", from_path);
-    if (mkdir(to, 0755) != 0 && errno != EEXIST)
-        return tl_error_set(err, "%.500s: cannot create: %s", to, strerror(errno));
-    int dup_fd = dup(from_fd);
-    DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+    int listed = dup(from_fd);
+    DIR *d = listed >= 0 ? fdopendir(listed) : NULL;
     if (!d) {
-        if (dup_fd >= 0)
-            close(dup_fd);
-        return tl_error_set(err, "%.500s: cannot list the folder", from_path);
+        if (listed >= 0)
+            close(listed);
+        return fail(err, path, "cannot list the folder: %s", strerror(errno));
     }
     int rc = 0;
-    for (struct dirent *e; rc == 0 && (e = readdir(d));) {
-        if (e->d_name[0] == '.')
+    for (struct dirent *e; rc == 0 && (errno = 0, e = readdir(d));) {
+        if (e->d_name[0] == '.') /* ".", ".." and hidden files are not part of a submission */
             continue;
-        char src[4096], dst[4096];
-        snprintf(src, sizeof src, "%.3800s/%.255s", from_path, e->d_name);
-        snprintf(dst, sizeof dst, "%.3800s/%.255s", to, e->d_name);
-        struct stat st;
-        if (fstatat(from_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-            rc = tl_error_set(err, "%.500s: cannot read: %s", src, strerror(errno));
-        } else if (S_ISDIR(st.st_mode)) {
-            int sub = openat(from_fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            rc = sub < 0 ? tl_error_set(err, "%.500s: refused: %s", src, kind_of(st.st_mode))
-                         : copy_dir(sub, src, dst, depth + 1, b, err);
-            if (sub >= 0)
-                close(sub);
-        } else if (!S_ISREG(st.st_mode)) {
-            rc = tl_error_set(err, "%.500s: refused: %s", src, kind_of(st.st_mode));
-        } else if (--b->files_left < 0) {
-            rc = tl_error_set(err, "%.500s: refused: more files than a submission may hold", src);
-        } else {
-            /* Opened without following links: a link swapped in since fstatat is refused. */
-            int fd = openat(from_fd, e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-            size_t len = 0;
-            char *text = fd >= 0 ? read_fd(fd, src, b->bytes_left, &len, err) : NULL;
-            if (fd >= 0)
-                close(fd);
-            if (!text) {
-                rc = fd < 0 ? tl_error_set(err, "%.500s: refused: %s", src, strerror(errno)) : -1;
-                if (fd >= 0 && strstr(err->msg, "more than"))
-                    tl_error_set(err, "%.500s: refused: the submission's files are larger than "
-                                 "allowed", src);
-            } else {
-                b->bytes_left -= len;
-                FILE *f = fopen(dst, "wb");
-                if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0)
-                    rc = tl_error_set(err, "%.500s: cannot write", dst);
-                else
-                    chmod(dst, 0644);
-                free(text);
-            }
-        }
+        /* A name too long for the buffer is only cut in messages; the copy uses the fds. */
+        snprintf(path + path_len, PATH_MAX - path_len, "/%s", e->d_name);
+        size_t sub_len = strlen(path);
+        rc = copy_entry(from_fd, to_fd, e->d_name, path, sub_len, depth, b, err);
+        path[path_len] = '\0';
     }
+    if (rc == 0 && errno != 0)
+        rc = fail(err, path, "cannot list the folder: %s", strerror(errno));
     closedir(d);
     return rc;
 }
@@ -145,15 +259,27 @@ static int copy_dir(int from_fd, const char *from_path, const char *to, int dept
 int files_copy_tree_untrusted(const char *from, const char *to, size_t max_total_bytes,
                               int max_files, tl_error *err)
 {
-    int fd = open(from, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) {
+    int from_fd = open(from, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (from_fd < 0) {
         struct stat st;
-        if (lstat(from, &st) == 0)
-            return tl_error_set(err, "%.500s: refused: %s", from, kind_of(st.st_mode));
-        return tl_error_set(err, "%.500s: cannot open: %s", from, strerror(errno));
+        if (lstat(from, &st) == 0 && !S_ISDIR(st.st_mode))
+            return fail(err, from, "refused: %s", kind_of(st.st_mode));
+        return fail(err, from, "cannot open: %s", strerror(errno));
     }
-    budget b = {max_total_bytes, max_files};
-    int rc = copy_dir(fd, from, to, 0, &b, err);
-    close(fd);
+    int rc = 0;
+    if (mkdir(to, 0755) != 0 && errno != EEXIST)
+        rc = fail(err, to, "cannot create the folder: %s", strerror(errno));
+    int to_fd = rc ? -1 : open(to, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (rc == 0 && (to_fd < 0 || fchmod(to_fd, 0755) != 0))
+        rc = fail(err, to, "cannot create the folder: %s", strerror(errno));
+    if (rc == 0) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s", from);
+        budget b = {max_total_bytes, max_files};
+        rc = copy_dir(from_fd, to_fd, path, strlen(path), 0, &b, err);
+    }
+    if (to_fd >= 0)
+        close(to_fd);
+    close(from_fd);
     return rc;
 }
