@@ -159,15 +159,25 @@ static int check_entries(const char *path, cJSON *const *entries, int n, tl_erro
 }
 
 /* ---- writing: composed in memory (open_memstream), then temporary file and rename ---------- */
+/* How a composed file is made inert before it is written: whatever a submission put in its
+ * strings (escape sequences, invalid UTF-8, bidirectional overrides) cannot act where the file
+ * is read. The grader's own text is plain UTF-8 and passes unchanged. */
+typedef enum inert_rule {
+    INERT_NONE,     /* every cell already made safe (the CSV) */
+    INERT_UTF8,     /* valid UTF-8 (JSON: cJSON escapes the control characters itself) */
+    INERT_TERMINAL  /* for text shown on terminals and in pages */
+} inert_rule;
+
 typedef struct membuf {
     char *buf;
     size_t len;
     FILE *f;
+    inert_rule rule;
 } membuf;
 
 static int mb_open(membuf *m, const char *path, tl_error *err)
 {
-    *m = (membuf){NULL, 0, NULL};
+    *m = (membuf){NULL, 0, NULL, INERT_TERMINAL};
     m->f = open_memstream(&m->buf, &m->len);
     return m->f ? 0 : tl_error_set(err, "%s: cannot compose: %s", path, strerror(errno));
 }
@@ -178,6 +188,14 @@ static int mb_commit(membuf *m, const char *path, tl_error *err)
     static const char suffix[] = ".tmp.XXXXXX";
     bool composed = !ferror(m->f);
     composed = fclose(m->f) == 0 && composed;
+    if (composed && m->rule != INERT_NONE) {
+        char *inert = m->rule == INERT_UTF8 ? tl_text_utf8(m->buf, m->len)
+                                            : tl_text_terminal(m->buf, m->len);
+        free(m->buf);
+        m->buf = inert;
+        m->len = inert ? strlen(inert) : 0;
+        composed = inert != NULL;
+    }
     size_t plen = strlen(path);
     char *tmp = composed ? malloc(plen + sizeof suffix) : NULL;
     if (!tmp) {
@@ -240,10 +258,15 @@ static keyed *sorted_by_student(cJSON *const *entries, int n)
 }
 
 /* ---- gradebook.csv ------------------------------------------------------------------------- */
-static void csv_field(FILE *f, const char *s)
+/* A cell: one inert line, a formula start neutralised (tl_text_csv_cell), then RFC 4180
+ * quoting. */
+static void csv_field(FILE *f, const char *raw)
 {
+    char *safe = tl_text_csv_cell(raw, strlen(raw));
+    const char *s = safe ? safe : "";
     if (!strpbrk(s, ",\"\r\n")) {
         fputs(s, f);
+        free(safe);
         return;
     }
     fputc('"', f);
@@ -253,6 +276,7 @@ static void csv_field(FILE *f, const char *s)
         fputc(*s, f);
     }
     fputc('"', f);
+    free(safe);
 }
 
 static const cJSON *item_named(const cJSON *e, const char *name)
@@ -281,6 +305,7 @@ int grader_write_gradebook(const char *path, cJSON *const *entries, int n, tl_er
     if (!cols || !order) {
         tl_error_set(err, "%s: out of memory", path);
     } else if (mb_open(&m, path, err) == 0) {
+        m.rule = INERT_NONE; /* CRLF line ends stay: every cell was made safe on its own */
         for (int i = 0; i < n; i++) {
             const cJSON *it;
             cJSON_ArrayForEach(it, field(field(entries[i], "score"), "items")) {
@@ -384,6 +409,7 @@ int grader_write_results_json(const char *path, const cJSON *entry, tl_error *er
     if (!json)
         tl_error_set(err, "%s: out of memory", path);
     else if (mb_open(&m, path, err) == 0) {
+        m.rule = INERT_UTF8;
         fprintf(m.f, "%s\n", json);
         rc = mb_commit(&m, path, err);
     }
@@ -409,6 +435,15 @@ static void put_indented(FILE *f, const char *text, const char *indent, size_t c
         fprintf(f, "%s[... %zu more bytes not shown]\n", indent, len - cap);
 }
 
+/* A one-line field (an id, a file name, a check's name or detail): a line break in it could
+ * forge the lines after it, so it is escaped along with what tl_text_line escapes. */
+static void put_line(FILE *f, const char *s)
+{
+    char *line = tl_text_line(s, strlen(s));
+    fputs(line ? line : "?", f);
+    free(line);
+}
+
 static void feedback_items(FILE *f, const cJSON *e)
 {
     const cJSON *score = field(e, "score"), *it;
@@ -427,8 +462,10 @@ static void feedback_items(FILE *f, const cJSON *e)
         }
         vis_total += has_v ? v : 0;
         vis_max += has_m ? mx : 0;
-        fprintf(f, "  %s: %s / %s, %s", name ? name : "(unnamed)", has_v ? fmt_num(a, v) : "?",
-                has_m ? fmt_num(b, mx) : "?", item_passed(it) ? "passed" : "failed");
+        fputs("  ", f);
+        put_line(f, name ? name : "(unnamed)");
+        fprintf(f, ": %s / %s, %s", has_v ? fmt_num(a, v) : "?", has_m ? fmt_num(b, mx) : "?",
+                item_passed(it) ? "passed" : "failed");
         if (out && *out)
             put_indented(f, out, " - ", 600);
         else
@@ -504,13 +541,24 @@ int grader_write_feedback(const char *path, const cJSON *entry, tl_error *err)
     if (mb_open(&m, path, err) != 0)
         return -1;
     const char *lab = str_of(entry, "lab"), *src = str_of(entry, "source");
+    const char *note = str_of(entry, "note");
     const char *when = str_of(entry, "graded_at"), *dev = str_of(entry, "device");
     const char *msgs = str_of(field(entry, "build"), "messages");
     const cJSON *ok = field(field(entry, "build"), "ok"), *chk;
     double secs;
-    fprintf(m.f, "tilelab feedback for %s, lab %s\n", student_of(entry), lab ? lab : "?");
-    if (src)
-        fprintf(m.f, "Source: %s\n", src);
+    fputs("tilelab feedback for ", m.f);
+    put_line(m.f, student_of(entry));
+    fputs(", lab ", m.f);
+    put_line(m.f, lab ? lab : "?");
+    if (src) {
+        fputs("\nSource: ", m.f);
+        put_line(m.f, src);
+    }
+    if (note && *note) {
+        fputs("\nNote: ", m.f);
+        put_line(m.f, note);
+    }
+    fputc('\n', m.f);
     fprintf(m.f, "Graded%s%s%s%s\n\n", when ? " at " : "", when ? when : "", dev ? " on " : "",
             dev ? dev : "");
     feedback_items(m.f, entry);
@@ -527,8 +575,13 @@ int grader_write_feedback(const char *path, const cJSON *entry, tl_error *err)
         fputs("\nStatic checks:\n", m.f);
     cJSON_ArrayForEach(chk, field(entry, "static")) {
         const char *name = str_of(chk, "name"), *detail = str_of(chk, "detail");
-        fprintf(m.f, "  [%s] %s%s%s\n", cJSON_IsTrue(field(chk, "ok")) ? "ok" : "FAIL",
-                name ? name : "?", detail && *detail ? ": " : "", detail ? detail : "");
+        fprintf(m.f, "  [%s] ", cJSON_IsTrue(field(chk, "ok")) ? "ok" : "FAIL");
+        put_line(m.f, name ? name : "?");
+        if (detail && *detail) {
+            fputs(": ", m.f);
+            put_line(m.f, detail);
+        }
+        fputc('\n', m.f);
     }
     feedback_datasets(m.f, entry);
     feedback_performance(m.f, entry);
@@ -736,21 +789,11 @@ static int make_dir(const char *path, tl_error *err)
     return tl_error_set(err, "%s: cannot create the folder: %s", path, strerror(errno));
 }
 
-/* A student id as one file name that stays inside its folder. */
-static void file_name(const char *student, char *out, size_t size)
-{
-    snprintf(out, size, "%s", student);
-    for (char *s = out; *s; s++)
-        if (*s == '/' || (unsigned char)*s < 0x20 || *s == 0x7f)
-            *s = '_';
-    if (!*out || strcmp(out, ".") == 0 || strcmp(out, "..") == 0)
-        snprintf(out, size, "_");
-}
-
 int grader_write_all(const char *out_dir, cJSON *const *entries, int n, const char *lab,
                      tl_error *err)
 {
-    if (check_entries(out_dir, entries, n, err) != 0 || make_dir(out_dir, err) != 0)
+    if (check_entries(out_dir, entries, n, err) != 0 || grader_check_ids(entries, n, err) != 0 ||
+        make_dir(out_dir, err) != 0)
         return -1;
     size_t cap = strlen(out_dir) + 512;
     char *path = malloc(cap), name[256];
@@ -763,7 +806,7 @@ int grader_write_all(const char *out_dir, cJSON *const *entries, int n, const ch
     if (rc == 0)
         rc = make_dir(PATH_OF("%s/feedback", out_dir), err);
     for (int i = 0; rc == 0 && i < n; i++) {
-        file_name(student_of(entries[i]), name, sizeof name);
+        grader_file_name(student_of(entries[i]), name, sizeof name);
         rc = make_dir(PATH_OF("%s/results/%s", out_dir, name), err);
         if (rc == 0)
             rc = grader_write_results_json(PATH_OF("%s/results/%s/results.json", out_dir, name),

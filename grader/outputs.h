@@ -50,10 +50,20 @@ int grader_write_feedback(const char *path, const cJSON *entry, tl_error *err);
 int grader_write_report_html(const char *path, cJSON *const *entries, int n, const char *lab,
                              tl_error *err);
 
+/* A student id as a file name (grader_file_name's rule): an id of 1..100 letters, digits, '.',
+ * '_' and '-' that starts with neither '.' nor "id-" is its own name; any other becomes "id-"
+ * and its bytes in hex, or, when that would pass 200 characters, "id-", the first 80 hex
+ * digits, '-' and a 64-bit FNV-1a hash of the whole id. Distinct ids get distinct names (a hash
+ * collision is caught by grader_check_ids, not assumed away); no name leaves its folder.
+ * `out` needs room for 203 characters and the NUL. */
+void grader_file_name(const char *student, char *out, size_t size);
+/* Fails, naming both ids (made inert), when two entries have the same id or would share a
+ * file name. grader_write_all calls it before it writes anything. */
+int grader_check_ids(cJSON *const *entries, int n, tl_error *err);
+
 /* Writes everything under out_dir (created if missing; its parent must exist): gradebook.csv,
- * results/<student>/results.json, feedback/<student>.txt and report.html. A student id is used
- * as a file name with '/' and control characters replaced by '_' (and "", ".", ".." by "_"),
- * so no id can write outside out_dir. Stops at the first failure. */
+ * results/<name>/results.json, feedback/<name>.txt and report.html, <name> from
+ * grader_file_name. Refuses ids that would share a name. Stops at the first failure. */
 int grader_write_all(const char *out_dir, cJSON *const *entries, int n, const char *lab,
                      tl_error *err);
 

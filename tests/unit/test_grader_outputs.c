@@ -47,10 +47,10 @@ static void scratch_fini(void)
 
 static const char *scratch(const char *name)
 {
-    static char path[4][512];
+    static char path[4][1024];
     static int next;
     char *p = path[next++ % 4];
-    snprintf(p, sizeof path[0], "%s/%s", g_dir, name);
+    snprintf(p, sizeof path[0], "%.400s/%.600s", g_dir, name);
     return p;
 }
 
@@ -188,6 +188,7 @@ Test(gradebook, columns_are_the_union_in_first_seen_order_and_rows_sorted)
     cJSON_Delete(bob);
 }
 
+/* A line break in a cell is shown as \\n: every cell is one line. */
 Test(gradebook, quotes_commas_quotes_and_line_breaks)
 {
     cJSON *e = entry("o\"brien, jr", 50);
@@ -196,7 +197,7 @@ Test(gradebook, quotes_commas_quotes_and_line_breaks)
     tl_error err = {{0}};
     cr_assert_eq(grader_write_gradebook(scratch("g.csv"), entries, 1, &err), 0, "%s", err.msg);
     char *text = slurp(scratch("g.csv"));
-    cr_assert_not_null(strstr(text, ",\"speed, \"\"fast\"\"\nbonus\"\r\n"), "header: %s", text);
+    cr_assert_not_null(strstr(text, ",\"speed, \"\"fast\"\"\\nbonus\"\r\n"), "header: %s", text);
     cr_assert_not_null(strstr(text, "\r\n\"o\"\"brien, jr\",50,100,"), "row: %s", text);
     /* A plain name stays unquoted. */
     cr_assert_not_null(strstr(text, "student,total,max,compile,dataset 0 (32x32x32),"));
@@ -445,8 +446,8 @@ Test(write_all, writes_every_file_inside_out_dir_and_leaves_no_temporaries)
     const char *out = scratch("out");
     cr_assert_eq(grader_write_all(out, entries, 2, "02-tiled", &err), 0, "%s", err.msg);
     const char *want[] = {"out/gradebook.csv", "out/report.html", "out/results/alice/results.json",
-                          "out/feedback/alice.txt", "out/results/.._evil/results.json",
-                          "out/feedback/.._evil.txt"};
+                          "out/feedback/alice.txt", "out/results/id-2e2e2f6576696c/results.json",
+                          "out/feedback/id-2e2e2f6576696c.txt"};
     struct stat st;
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         cr_assert_eq(stat(scratch(want[i]), &st), 0, "missing %s", want[i]);
@@ -477,4 +478,157 @@ Test(write_all, failure_names_the_file_and_leaves_nothing)
     cr_assert_not_null(strstr(err.msg, "cannot replace the file"), "%s", err.msg);
     cr_assert_eq(count_named(g_dir, ".tmp"), 0);
     cJSON_Delete(a);
+}
+
+/* ---- hostile classes -------------------------------------------------------------------- */
+static bool has_byte(const char *text, char c) { return strchr(text, c) != NULL; }
+
+static bool valid_utf8(const unsigned char *s)
+{
+    while (*s) {
+        int n = *s < 0x80 ? 0 : (*s & 0xe0) == 0xc0 ? 1 : (*s & 0xf0) == 0xe0 ? 2 : (*s & 0xf8) == 0xf0 ? 3 : -1;
+        if (n < 0)
+            return false;
+        for (int k = 1; k <= n; k++)
+            if ((s[k] & 0xc0) != 0x80)
+                return false;
+        s += n + 1;
+    }
+    return true;
+}
+
+Test(write_all, hostile_ids_and_output_are_made_inert)
+{
+    char long_a[301], long_b[301];
+    memset(long_a, 'x', 300);
+    memset(long_b, 'x', 300);
+    long_a[300] = long_b[300] = '\0';
+    long_b[299] = 'y';
+    const char *ids[] = {"esc\x1b[31mred", "=cmd|' /C calc'!A0", "bad\xff\xfeutf8", long_a,
+                         long_b, "a/b", "a_b", "..", "+1", "@SUM(A1)", "",
+                         "<script>alert(1)</script>", "-2\nTotal: 100 / 100"};
+    enum { N = sizeof ids / sizeof ids[0] };
+    cJSON *entries[N];
+    for (int i = 0; i < N; i++) {
+        entries[i] = entry(ids[i], 10);
+        cJSON *ds = cJSON_GetObjectItem(entries[i], "datasets");
+        cJSON *d = ds ? ds->child : NULL;
+        if (d) {
+            cJSON_ReplaceItemInObject(d, "verdict", cJSON_CreateString("wrong"));
+            cJSON_ReplaceItemInObject(d, "detail", cJSON_CreateString("\x1b]8;;http://x\x07click\x1b]8;;\x07 \xc0\xaf"));
+            cJSON_ReplaceItemInObject(d, "stderr",
+                                      cJSON_CreateString("\x1b[2J\rPASS \xed\xa0\x80<script>"));
+            cJSON_ReplaceItemInObject(d, "stdout", cJSON_CreateString("\x1b[31m\xff"));
+        }
+    }
+    tl_error err = {{0}};
+    const char *out = scratch("out");
+    cr_assert_eq(grader_write_all(out, entries, N, "02-tiled", &err), 0, "%s", err.msg);
+    char *csv = slurp(scratch("out/gradebook.csv"));
+    cr_assert_not_null(csv);
+    cr_expect(!has_byte(csv, 0x1b), "an escape byte in the gradebook");
+    for (char *line = strtok(csv, "\n"); line; line = strtok(NULL, "\n")) {
+        const char *cell = line[0] == '"' ? line + 1 : line;
+        cr_expect(!strchr("=+-@", cell[0]), "a formula cell: %s", line);
+    }
+    free(csv);
+    /* Every student has a folder of their own, and every results.json is valid UTF-8 JSON. */
+    char name[256];
+    for (int i = 0; i < N; i++) {
+        char path[512];
+        grader_file_name(ids[i], name, sizeof name);
+        for (int j = 0; j < i; j++) {
+            char other[256];
+            grader_file_name(ids[j], other, sizeof other);
+            cr_expect_str_neq(name, other, "ids %d and %d share a file name", i, j);
+        }
+        cr_expect(!strchr(name, '/') && strcmp(name, "..") != 0 && strlen(name) < 200, "%s", name);
+        snprintf(path, sizeof path, "out/results/%s/results.json", name);
+        char *json = slurp(scratch(path));
+        cr_assert_not_null(json, "missing %s", path);
+        cr_expect(valid_utf8((const unsigned char *)json), "%s is not UTF-8", path);
+        cJSON *doc = cJSON_Parse(json);
+        cr_expect_not_null(doc, "%s is not JSON", path);
+        cJSON_Delete(doc);
+        free(json);
+        snprintf(path, sizeof path, "out/feedback/%s.txt", name);
+        char *fb = slurp(scratch(path));
+        cr_assert_not_null(fb);
+        cr_expect(!has_byte(fb, 0x1b) && !has_byte(fb, 0x07) && !has_byte(fb, '\r'),
+                  "control bytes in %s", path);
+        /* An id cannot forge a line of the feedback. */
+        cr_expect_null(strstr(fb, "\nTotal: 100 / 100"), "%s", fb);
+        cr_expect(valid_utf8((const unsigned char *)fb));
+        free(fb);
+    }
+    char *html = slurp(scratch("out/report.html"));
+    cr_assert_not_null(html);
+    cr_expect(!has_byte(html, 0x1b));
+    cr_expect_null(strstr(html, "<script"), "a raw <script in the report");
+    cr_expect(valid_utf8((const unsigned char *)html));
+    free(html);
+    /* The same id twice is refused, naming it inertly, before anything is written. */
+    cJSON *twice[] = {entries[0], entries[1], entries[0]};
+    cr_expect_eq(grader_write_all(scratch("out2"), twice, 3, "02-tiled", &err), -1);
+    cr_expect_not_null(strstr(err.msg, "\"esc\\x1b[31mred\" and \"esc\\x1b[31mred\""), "%s",
+                       err.msg);
+    cr_expect(!has_byte(err.msg, 0x1b));
+    struct stat st;
+    cr_expect_neq(stat(scratch("out2"), &st), 0, "files were written for a refused class");
+    for (int i = 0; i < N; i++)
+        cJSON_Delete(entries[i]);
+}
+
+Test(write_all, check_ids_refuses_duplicates_and_names_both)
+{
+    cJSON *a = entry("alice", 1), *b = entry("bob", 2), *c = entry("carol", 3);
+    cJSON *again = entry("bob", 4);
+    cJSON *fine[] = {a, b, c};
+    tl_error err = {{0}};
+    cr_assert_eq(grader_check_ids(fine, 3, &err), 0, "%s", err.msg);
+    cJSON *dup[] = {a, b, c, again};
+    cr_assert_eq(grader_check_ids(dup, 4, &err), -1);
+    cr_assert_not_null(strstr(err.msg, "same student id: \"bob\" and \"bob\""), "%s", err.msg);
+    /* Ids that differ but that the old scheme mapped to one name now each have their own. */
+    cJSON *slash = entry("a/b", 1), *under = entry("a_b", 2), *empty = entry("", 3);
+    cJSON *none = entry("x", 4);
+    cJSON_DeleteItemFromObject(none, "student");
+    cJSON *distinct[] = {slash, under, empty};
+    cr_assert_eq(grader_check_ids(distinct, 3, &err), 0, "%s", err.msg);
+    /* A missing id and an empty one cannot be told apart: refused. */
+    cJSON *blank[] = {empty, none};
+    cr_assert_eq(grader_check_ids(blank, 2, &err), -1);
+    cJSON *all[] = {a, b, c, again, slash, under, empty, none};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        cJSON_Delete(all[i]);
+}
+
+Test(write_all, file_names_are_plain_or_hex_and_never_collide)
+{
+    char name[256], other[256];
+    grader_file_name("alice_01.b-2", name, sizeof name);
+    cr_assert_str_eq(name, "alice_01.b-2");
+    grader_file_name("a/b", name, sizeof name);
+    cr_assert_str_eq(name, "id-612f62");
+    grader_file_name("..", name, sizeof name);
+    cr_assert_str_eq(name, "id-2e2e");
+    grader_file_name("", name, sizeof name);
+    cr_assert_str_eq(name, "id-");
+    /* A plain-looking id that starts like a hex name is spelled in hex too. */
+    grader_file_name("id-612f62", name, sizeof name);
+    cr_assert_str_eq(name, "id-69642d363132663632");
+    /* 100 bytes are hex-spelled whole, beyond that a prefix and a hash of the whole id. */
+    char id[301];
+    memset(id, '~', 300);
+    id[100] = '\0';
+    grader_file_name(id, name, sizeof name);
+    cr_assert_eq(strlen(name), 203);
+    id[100] = '~';
+    id[300] = '\0';
+    grader_file_name(id, name, sizeof name);
+    cr_assert_eq(strlen(name), 3 + 80 + 1 + 16, "%s", name);
+    id[299] = '!';
+    grader_file_name(id, other, sizeof other);
+    cr_assert_str_neq(name, other);
+    cr_assert_eq(strncmp(name, other, 84), 0, "the prefix should be shared: %s %s", name, other);
 }
