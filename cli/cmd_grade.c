@@ -11,9 +11,13 @@
 static const char usage[] =
     "usage: ./tilelab grade SUBMISSIONS --lab LAB [options]\n"
     "\n"
-    "Grades every submission of a lab: builds it, checks its source, runs it on every dataset in\n"
-    "a sandbox (the expected output never enters the student's process), times it against the\n"
-    "reference solution in the same run, scores it from the lab's rubric and writes the results.\n"
+    "Grades every submission of a lab. Nothing the student's code writes is believed: each file\n"
+    "is built in a sandbox, its host code runs only to describe the work (captured in a sandbox\n"
+    "with no GPU), and tilelab's own replayer runs the kernels on the grader's buffers, times them\n"
+    "and sends back every result, which the grader checks itself: every dataset, and every timed\n"
+    "run on a performance dataset made for this grading. Static checks read every file the build\n"
+    "read. Scores come from the lab's rubric, performance against the reference solution timed\n"
+    "the same way in the same grading.\n"
     "\n"
     "  SUBMISSIONS     a folder with one folder per student (student id = folder name) holding\n"
     "                  template.cu (a single other .cu is accepted with a warning), or one\n"
@@ -26,10 +30,16 @@ static const char usage[] =
     "  --rubric FILE   the rubric (default: grader/rubrics/LAB.rubric)\n"
     "  --backend B     gpu or cpu (default: gpu when there is a CUDA device); on the CPU backend\n"
     "                  performance points come from emulated time and are marked as such\n"
-    "  --jobs N        submissions graded at once (default: one per CPU; GPU runs still take\n"
-    "                  turns so their timings stay fair)\n"
-    "  --timeout S     seconds per dataset run (default 60)\n"
+    "  --jobs N        submissions graded at once (default: one per CPU), each in a worker slot\n"
+    "                  with a user of its own when the grader runs as root; replays on a GPU\n"
+    "                  take turns, held by the grader, so timings stay fair\n"
+    "  --timeout S     seconds per replay (default 60)\n"
     "  --reps N        timed repetitions (default 10 on a GPU, 3 on the CPU backend)\n"
+    "  --perf-size S   the performance dataset, JxKxL or N (default 2048 on a GPU, 256 on the\n"
+    "                  CPU backend; square for labs 01-03), generated from a fresh seed kept in\n"
+    "                  OUT/.performance-seed so a resumed grading uses the same one\n"
+    "  --no-sandbox    grade without bubblewrap (refused otherwise when it does not work here):\n"
+    "                  only for submissions you trust\n"
     "  --quiet         no progress on stderr\n"
     "\n"
     "Results in --out: gradebook.csv, results/<student>/results.json (Gradescope),\n"
@@ -47,10 +57,11 @@ static int run(int argc, char **argv)
         {"rubric", required_argument, NULL, 'r'},  {"backend", required_argument, NULL, 'b'},
         {"jobs", required_argument, NULL, 'j'},    {"timeout", required_argument, NULL, 't'},
         {"reps", required_argument, NULL, 'R'},    {"quiet", no_argument, NULL, 'q'},
+        {"perf-size", required_argument, NULL, 'P'}, {"no-sandbox", no_argument, NULL, 'X'},
         {NULL, 0, NULL, 0}};
     grade_options o;
     memset(&o, 0, sizeof o);
-    const char *lab = NULL, *backend = NULL;
+    const char *lab = NULL, *backend = NULL, *perf = NULL;
     o.timeout = 60;
     o.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
     int c;
@@ -67,8 +78,10 @@ static int run(int argc, char **argv)
         case 'b': backend = optarg; break;
         case 'j': bad = cli_parse_int("--jobs", optarg, 1, 256, &o.jobs); break;
         case 't': bad = cli_parse_int("--timeout", optarg, 1, 86400, &o.timeout); break;
-        case 'R': bad = cli_parse_int("--reps", optarg, 1, 1000, &o.reps); break;
+        case 'R': bad = cli_parse_int("--reps", optarg, 1, 100, &o.reps); break;
         case 'q': o.quiet = true; break;
+        case 'P': perf = optarg; break;
+        case 'X': o.no_sandbox = true; break;
         default:
             return cli_fail("grade: unknown or incomplete option \"%s\" (see --help)",
                             argv[optind - 1]);
@@ -88,12 +101,21 @@ static int run(int argc, char **argv)
     bool gpu = tl_device_name(device, sizeof device);
     if (backend && strcmp(backend, "gpu") && strcmp(backend, "cpu"))
         return cli_fail("--backend expects gpu or cpu, got \"%s\"", backend);
-    o.backend = backend ? (strcmp(backend, "cpu") == 0 ? LAB_BACKEND_CPU : LAB_BACKEND_GPU)
-                        : (gpu ? LAB_BACKEND_GPU : LAB_BACKEND_CPU);
-    if (o.backend == LAB_BACKEND_GPU && !gpu)
+    o.backend = backend ? (strcmp(backend, "cpu") == 0 ? RUNNER_CPU : RUNNER_GPU)
+                        : (gpu ? RUNNER_GPU : RUNNER_CPU);
+    if (o.backend == RUNNER_GPU && !gpu)
         return cli_fail("--backend gpu: there is no CUDA device here [%s]", device);
     if (!o.reps)
-        o.reps = o.backend == LAB_BACKEND_GPU ? 10 : 3;
+        o.reps = o.backend == RUNNER_GPU ? 10 : 3;
+    tl_error err;
+    if (!perf)
+        perf = o.backend == RUNNER_GPU ? "2048" : "256";
+    if (tl_size_parse(perf, &o.perf_size, &err) != 0)
+        return cli_fail("--perf-size: %s", err.msg);
+    bool square = strcmp(o.lab->id, "04-rectangular") != 0 && strcmp(o.lab->id, "05-bank-conflicts") != 0;
+    if (square && (o.perf_size.m != o.perf_size.k || o.perf_size.k != o.perf_size.n))
+        return cli_fail("--perf-size: lab %s multiplies square matrices; give one size N",
+                        o.lab->id);
     char datasets[PATH_MAX], out[PATH_MAX];
     if (!o.datasets) {
         snprintf(datasets, sizeof datasets, "%.3000s/datasets/%s", cli_root(), o.lab->id);
@@ -105,7 +127,6 @@ static int run(int argc, char **argv)
             return cli_fail("cannot create the folder grades/ here");
         o.out = out;
     }
-    tl_error err;
     if (grade_class(&o, &err) != 0)
         return cli_fail("grade: %s", err.msg);
     return TL_EXIT_OK;

@@ -333,34 +333,41 @@ static void add_check(cJSON *checks, const char *name, bool ok, const char *deta
     cJSON_AddItemToArray(checks, c);
 }
 
-int static_checks(const char *source_text, const rubric *r, cJSON *checks)
+static const struct {
+    const char *what, *pattern;
+} forbidden[] = {
+    {"cuBLAS", "cublas|CUBLAS"},
+    {"cuDNN", "cudnn|CUDNN"},
+    {"CUTLASS", "cutlass"},
+    {"Thrust", "thrust/|thrust::"},
+    {"CUB device-wide algorithms", "cub/|cub::Device"},
+    {"system()", "(^|[^A-Za-z0-9_])system[[:space:]]*\\("},
+    {"popen()", "popen[[:space:]]*\\("},
+    {"fork()", "(^|[^A-Za-z0-9_])v?fork[[:space:]]*\\("},
+    {"exec*()", "(^|[^A-Za-z0-9_])exec(l|lp|le|v|vp|vpe|ve)[[:space:]]*\\("},
+    {"fopen()/open()", "(^|[^A-Za-z0-9_])(fopen|freopen|open|openat|creat)[[:space:]]*\\("},
+    {"socket()", "(^|[^A-Za-z0-9_])socket[[:space:]]*\\("},
+};
+
+int static_checks_files(const char *const *names, const char *const *texts, int n,
+                        const rubric *r, cJSON *checks)
 {
-    static const struct {
-        const char *what, *pattern;
-    } forbidden[] = {
-        {"cuBLAS", "cublas|CUBLAS"},
-        {"cuDNN", "cudnn|CUDNN"},
-        {"CUTLASS", "cutlass"},
-        {"Thrust", "thrust/|thrust::"},
-        {"CUB device-wide algorithms", "cub/|cub::Device"},
-        {"system()", "(^|[^A-Za-z0-9_])system[[:space:]]*\\("},
-        {"popen()", "popen[[:space:]]*\\("},
-        {"fork()", "(^|[^A-Za-z0-9_])v?fork[[:space:]]*\\("},
-        {"exec*()", "(^|[^A-Za-z0-9_])exec(l|lp|le|v|vp|vpe|ve)[[:space:]]*\\("},
-        {"fopen()/open()", "(^|[^A-Za-z0-9_])(fopen|freopen|open|openat|creat)[[:space:]]*\\("},
-        {"socket()", "(^|[^A-Za-z0-9_])socket[[:space:]]*\\("},
-    };
-    char *code = code_only(source_text);
+    char **code = calloc((size_t)(n ? n : 1), sizeof *code);
     if (!code)
         return 1;
+    for (int f = 0; f < n; f++)
+        code[f] = code_only(texts[f]);
     int failed = 0;
     char found[512] = "";
     for (size_t i = 0; i < sizeof forbidden / sizeof forbidden[0]; i++) {
-        int line = 0;
-        if (matches(code, forbidden[i].pattern, &line)) {
-            size_t len = strlen(found);
-            snprintf(found + len, sizeof found - len, "%s%s (line %d)", len ? ", " : "",
-                     forbidden[i].what, line);
+        for (int f = 0; f < n; f++) {
+            int line = 0;
+            if (code[f] && matches(code[f], forbidden[i].pattern, &line)) {
+                size_t len = strlen(found);
+                snprintf(found + len, sizeof found - len, "%s%s (%.60s:%d)", len ? ", " : "",
+                         forbidden[i].what, names[f], line);
+                break;
+            }
         }
     }
     add_check(checks, "no forbidden libraries or calls", !found[0],
@@ -369,13 +376,23 @@ int static_checks(const char *source_text, const rubric *r, cJSON *checks)
     failed += found[0] != 0;
     for (int i = 0; i < r->nrequire; i++) {
         char name[200], detail[200];
-        bool ok = matches(code, r->require[i], NULL);
+        bool ok = false;
+        for (int f = 0; f < n && !ok; f++)
+            ok = code[f] && matches(code[f], r->require[i], NULL);
         snprintf(name, sizeof name, "uses %s", r->require[i]);
         snprintf(detail, sizeof detail, ok ? "found" : "the lab requires code matching %s",
                  r->require[i]);
         add_check(checks, name, ok, detail);
         failed += !ok;
     }
+    for (int f = 0; f < n; f++)
+        free(code[f]);
     free(code);
     return failed;
+}
+
+int static_checks(const char *source_text, const rubric *r, cJSON *checks)
+{
+    const char *name = "the source";
+    return static_checks_files(&name, &source_text, 1, r, checks);
 }

@@ -1,10 +1,13 @@
 /* tilelab grader: grade a class of submissions for one lab. The one public header of the
- * grader (outputs.h writes the files; this runs everything before). */
+ * grader (outputs.h writes the files; this runs everything before).
+ *
+ * Every submission goes through the runner (runner/runner.h): built in a sandbox, its host code
+ * captured in a sandbox, its kernels replayed and timed by the grader's own program. A grade
+ * comes only from what that measured and checked. */
 #ifndef TILELAB_GRADER_H
 #define TILELAB_GRADER_H
 
-#include "datagen.h"
-#include "lab_build.h"
+#include "runner.h"
 
 #include <cjson/cJSON.h>
 
@@ -15,15 +18,16 @@ typedef struct grade_options {
     const char *hidden;      /* optional folder of hidden datasets */
     const char *out;         /* output folder */
     const char *rubric;      /* rubric file (default: grader/rubrics/LAB.rubric) */
-    lab_backend backend;
-    int jobs;                /* submissions graded at once */
-    int timeout;             /* seconds per dataset run */
+    runner_backend backend;
+    int jobs;                /* submissions graded at once, each in its own worker slot */
+    int timeout;             /* seconds per replay */
     int reps;                /* timed repetitions */
+    tl_size perf_size;       /* the performance dataset, generated for this grading */
+    bool no_sandbox;         /* grade without bubblewrap (only when asked for) */
     bool quiet;
-    const char *timing_lock; /* set by grade_class: file the timed parts take turns on */
 } grade_options;
 
-/* ---- rubric (checks.c) ------------------------------------------------------------------- */
+/* ---- rubric and static checks (checks.c) --------------------------------------------------- */
 typedef struct rubric {
     double compile, datasets, statics, performance;
     double performance_full, performance_zero;
@@ -39,21 +43,26 @@ int rubric_read(const char *path, rubric *r, tl_error *err);
  * constructs. Appends {name, ok, detail} objects to `checks`; returns how many failed. */
 int static_checks(const char *source_text, const rubric *r, cJSON *checks);
 
-/* ---- judging one dataset (judge.c) --------------------------------------------------------- */
-typedef struct judged {
-    char verdict[16];   /* pass, fail, timeout, crash, bad-input */
-    char detail[512];
-    double kernel_ms;   /* median, 0 when untimed */
-    double gflops;
-    char *stdout_text, *stderr_text; /* capped; free() them */
-} judged;
+/* The same over every file of a submission the build read (names[i] holds texts[i]): a
+ * forbidden call in any of them fails, a required construct may be in any of them. */
+int static_checks_files(const char *const *names, const char *const *texts, int n,
+                        const rubric *r, cJSON *checks);
 
-/* Runs `program` on one dataset in the sandbox (only the inputs visible; the result comes back
- * as files) and checks the result and the result after timing against the expected output. */
-int judge_dataset(const grade_options *o, const lab_program *program, const char *dataset,
-                  judged *out, tl_error *err);
-/* How the sandbox works here, for the report: "bubblewrap" or "rlimits only (...)". */
-const char *judge_sandbox_kind(void);
+/* ---- submissions (discover.c) ---------------------------------------------------------------- */
+typedef struct submission {
+    char student[NAME_MAX + 1];  /* the folder's name, as it is */
+    char folder[PATH_MAX];
+    char source[NAME_MAX + 1];   /* the .cu graded, "" when none */
+    char note[200];              /* e.g. "no template.cu; the one .cu file found was graded" */
+    char refused[300];           /* set when the submission itself is refused (a link, ...) */
+} submission;
+
+/* The submissions under `root` (or `root` itself when it holds a .cu), sorted by id. A folder
+ * that is a symbolic link is listed and refused, never followed. Returns the count, -1 on
+ * error. */
+int grader_discover(const char *root, submission **out, tl_error *err);
+/* A fingerprint of everything in a submission folder (names and contents), for the journal. */
+uint64_t grader_submission_hash(const submission *s);
 
 /* ---- the whole class (grader.c) ------------------------------------------------------------ */
 /* Grades every submission (resuming from the journal in out/journal), then writes the

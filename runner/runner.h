@@ -111,6 +111,7 @@ typedef struct runner_config {
     int build_timeout_s, capture_timeout_s, replay_timeout_s;
     int reps;                 /* timed repetitions */
     bool device_debug;        /* build device code with -G */
+    int compute_capability;   /* the GPU image's (90 for sm_90); 0: this machine's GPU, or 90 */
 } runner_config;
 
 #define RUNNER_SLOT_UID_BASE 61000

@@ -166,6 +166,8 @@ static void arch_of(const runner_config *c, char *out, size_t size)
         int major = 0, minor = 0;
         if (sscanf(forced, "sm_%1d%1d", &major, &minor) == 2)
             cc = major * 10 + minor;
+    } else if (c->compute_capability > 0) {
+        cc = c->compute_capability;
     } else if (c->backend == RUNNER_GPU) {
         cc = tl_device_compute_capability();
     }

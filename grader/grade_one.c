@@ -1,0 +1,320 @@
+/* Grading one submission: build, static checks, capture, a replay per dataset, the timed replay
+ * on the performance dataset, the score. Every string that came from the submission is kept as
+ * valid UTF-8 in the journal; the outputs make it inert for where it goes. */
+#include "grader_context.h"
+#include "outputs.h"
+
+#include "files.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+void grade_config(const grade_context *c, int slot, runner_config *out)
+{
+    runner_config_default(out, c->o->backend);
+    out->sandbox = !c->o->no_sandbox;
+    out->slot = slot;
+    out->turns = c->turns;
+    out->replay_timeout_s = c->o->timeout;
+    out->reps = c->o->reps;
+    out->compute_capability = c->compute_capability;
+}
+
+void grade_journal_path(const grade_context *c, const submission *s, char *out, size_t size)
+{
+    char name[256];
+    grader_file_name(s->student, name, sizeof name);
+    snprintf(out, size, "%.3000s/journal/%s.json", c->o->out, name);
+}
+
+void grade_key(const grade_context *c, const submission *s, char *out, size_t size)
+{
+    uint64_t h = grader_submission_hash(s) ^ c->rubric_hash;
+    h ^= c->datasets_hash * UINT64_C(0x9e3779b97f4a7c15);
+    h ^= (c->perf.seed + (uint64_t)c->perf.size.m * 31 + (uint64_t)c->perf.size.n) * 0x100000001b3u;
+    h ^= c->o->backend == RUNNER_CPU ? 0x5bd1e995u : 0;
+    snprintf(out, size, "%016" PRIx64, h);
+}
+
+/* A submission's string, as valid UTF-8 for the journal. */
+static void add_text(cJSON *o, const char *key, const char *text)
+{
+    char *utf8 = tl_text_utf8(text ? text : "", text ? strlen(text) : 0);
+    cJSON_AddStringToObject(o, key, utf8 ? utf8 : "");
+    free(utf8);
+}
+
+static cJSON *item(const char *name, double score, double max, bool passed, const char *vis,
+                   const char *output)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", name);
+    cJSON_AddNumberToObject(o, "score", score);
+    cJSON_AddNumberToObject(o, "max_score", max);
+    cJSON_AddStringToObject(o, "status", passed ? "passed" : "failed");
+    cJSON_AddStringToObject(o, "visibility", vis);
+    add_text(o, "output", output);
+    return o;
+}
+
+static int write_atomic(const char *path, const char *text)
+{
+    char tmp[PATH_MAX + 16];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return -1;
+    bool ok = fputs(text, f) >= 0;
+    ok = fflush(f) == 0 && fsync(fileno(f)) == 0 && ok;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* The static checks read exactly the files the build compiled: the runner's copies. */
+static int run_static_checks(const grade_context *c, const submission *s,
+                             const runner_program *p, bool built, cJSON *checks)
+{
+    const char *names[RUNNER_MAX_INCLUDES];
+    char *texts[RUNNER_MAX_INCLUDES];
+    int n = 0;
+    tl_error err;
+    char path[PATH_MAX + 300];
+    if (built) {
+        for (int i = 0; i < p->nfiles; i++) {
+            snprintf(path, sizeof path, "%.3800s/src/%.255s", p->dir, p->files[i]);
+            texts[n] = files_read_untrusted(path, RUNNER_MAX_SOURCE_BYTES, NULL, &err);
+            names[n] = p->files[i];
+            n += texts[n] != NULL;
+        }
+    } else if (s->source[0]) {
+        snprintf(path, sizeof path, "%.3800s/%.255s", s->folder, s->source);
+        texts[0] = files_read_untrusted(path, RUNNER_MAX_SOURCE_BYTES, NULL, &err);
+        names[0] = s->source;
+        n = texts[0] != NULL;
+    }
+    int failed = n ? static_checks_files(names, (const char *const *)texts, n, &c->r, checks) : 1;
+    if (n == 0) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", "the source could be read");
+        cJSON_AddBoolToObject(o, "ok", false);
+        cJSON_AddStringToObject(o, "detail", "no readable source file");
+        cJSON_AddItemToArray(checks, o);
+    }
+    for (int i = 0; i < n; i++)
+        free(texts[i]);
+    return failed;
+}
+
+static cJSON *dataset_json(const grade_dataset *d, tl_verdict v, const char *detail,
+                           const char *output)
+{
+    char size[48];
+    snprintf(size, sizeof size, "%dx%dx%d", d->size.m, d->size.k, d->size.n);
+    cJSON *dj = cJSON_CreateObject();
+    cJSON_AddStringToObject(dj, "name", d->name);
+    cJSON_AddStringToObject(dj, "size", size);
+    cJSON_AddBoolToObject(dj, "hidden", d->hidden);
+    cJSON_AddStringToObject(dj, "verdict", tl_verdict_name(v));
+    add_text(dj, "detail", detail);
+    cJSON_AddNumberToObject(dj, "kernel_ms", 0);
+    cJSON_AddNumberToObject(dj, "gflops", 0);
+    add_text(dj, "stdout", output);
+    cJSON_AddStringToObject(dj, "stderr", "");
+    return dj;
+}
+
+/* Performance: the student's kernel timed by the replayer on the dataset generated for this
+ * grading, against the reference timed the same way in the same grading. */
+static cJSON *performance(const grade_context *c, const runner_config *cfg,
+                          const runner_program *p, const runner_capture *cap, bool captured,
+                          cJSON *e)
+{
+    const rubric *r = &c->r;
+    double student_ms = 0;
+    char detail[900] = "";
+    runner_result res;
+    memset(&res, 0, sizeof res);
+    res.verdict = TL_VERDICT_REFUSED;
+    tl_error err;
+    if (captured) {
+        runner_replay_opts opts = {.time = true};
+        if (runner_replay(cfg, p, cap, c->o->lab, &c->perf, &opts, &res, &err) != 0) {
+            res.verdict = TL_VERDICT_ERROR;
+            snprintf(res.detail, sizeof res.detail, "%s", err.msg);
+        }
+        if (res.verdict == TL_VERDICT_PASS)
+            student_ms = res.calls[CAPLOG_CALL_LAUNCH].ms.median;
+    }
+    bool emulated = c->o->backend == RUNNER_CPU;
+    double ratio = student_ms > 0 && c->reference_ms > 0 ? c->reference_ms / student_ms : 0;
+    double frac = (ratio - r->performance_zero) / (r->performance_full - r->performance_zero);
+    frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+    char size[48];
+    snprintf(size, sizeof size, "%dx%dx%d", c->perf.size.m, c->perf.size.k, c->perf.size.n);
+    cJSON *perf = cJSON_AddObjectToObject(e, "performance");
+    cJSON_AddNumberToObject(perf, "student_ms", student_ms);
+    cJSON_AddNumberToObject(perf, "reference_ms", c->reference_ms);
+    cJSON_AddNumberToObject(perf, "cublas_ms", 0);
+    cJSON_AddNumberToObject(perf, "ratio", ratio);
+    cJSON_AddBoolToObject(perf, "implausible", false);
+    cJSON_AddBoolToObject(perf, "emulated", emulated);
+    cJSON_AddStringToObject(perf, "dataset", size);
+    cJSON_AddStringToObject(perf, "verdict", tl_verdict_name(res.verdict));
+    add_text(perf, "detail", captured ? res.detail : "not run");
+    cJSON_AddNumberToObject(perf, "runs_checked", res.calls[CAPLOG_CALL_LAUNCH].runs_checked);
+    if (student_ms > 0)
+        snprintf(detail, sizeof detail, "%s%.2fx the reference's speed on a %s dataset made for "
+                 "this grading (%d timed runs, every result checked)",
+                 emulated ? "emulated time (CPU backend): " : "", ratio, size,
+                 res.calls[CAPLOG_CALL_LAUNCH].ms.n);
+    else
+        snprintf(detail, sizeof detail, "no points: on the %s dataset made for this grading the "
+                 "result was %s%s%.600s", size, tl_verdict_name(res.verdict),
+                 res.detail[0] ? ": " : "", res.detail);
+    runner_result_free(&res);
+    return item("performance", student_ms > 0 ? r->performance * frac : 0, r->performance,
+                frac >= 1, "visible", detail);
+}
+
+void grade_one(const grade_context *c, const submission *s, int slot)
+{
+    const grade_options *o = c->o;
+    const rubric *r = &c->r;
+    double start = tl_clock_now();
+    runner_config cfg;
+    grade_config(c, slot, &cfg);
+    cJSON *e = cJSON_CreateObject();
+    char file_name[256], key[32];
+    grader_file_name(s->student, file_name, sizeof file_name);
+    grade_key(c, s, key, sizeof key);
+    add_text(e, "student", s->student);
+    cJSON_AddStringToObject(e, "file_name", file_name);
+    cJSON_AddStringToObject(e, "lab", o->lab->id);
+    add_text(e, "source", s->source);
+    cJSON_AddStringToObject(e, "grading_key", key);
+    cJSON_AddStringToObject(e, "backend", runner_backend_name(o->backend));
+    cJSON_AddStringToObject(e, "device", c->device);
+    cJSON_AddBoolToObject(e, "emulated_time", o->backend == RUNNER_CPU);
+    time_t now = time(NULL);
+    char when[32];
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    cJSON_AddStringToObject(e, "graded_at", when);
+    add_text(e, "note", s->refused[0] ? s->refused : s->note);
+    cJSON_AddStringToObject(e, "sandbox", c->sandbox);
+
+    /* Build. */
+    runner_program p;
+    runner_outcome built;
+    memset(&p, 0, sizeof p);
+    memset(&built, 0, sizeof built);
+    built.verdict = TL_VERDICT_REFUSED;
+    if (s->refused[0])
+        snprintf(built.detail, sizeof built.detail, "%s", s->refused);
+    else if (!s->source[0])
+        snprintf(built.detail, sizeof built.detail, "%s", s->note);
+    else if (runner_build(&cfg, s->folder, s->source, &p, &built) != 0) {
+        built.verdict = TL_VERDICT_ERROR;
+        snprintf(built.detail, sizeof built.detail, "the build could not be run");
+    }
+    bool ok = built.verdict == TL_VERDICT_PASS;
+    cJSON *b = cJSON_AddObjectToObject(e, "build");
+    cJSON_AddBoolToObject(b, "ok", ok);
+    cJSON_AddStringToObject(b, "verdict", tl_verdict_name(built.verdict));
+    add_text(b, "detail", built.detail);
+    add_text(b, "messages", built.messages ? built.messages : (ok ? "" : built.detail));
+    cJSON *items = cJSON_CreateArray();
+    cJSON_AddItemToArray(items, item("compile", ok ? r->compile : 0, r->compile, ok, "visible",
+                                     ok ? "builds" : built.verdict == TL_VERDICT_BUILD_FAILED
+                                                         ? "does not build (see the compiler's messages)"
+                                                         : built.detail));
+    /* Static checks, on every file of the submission the build read. */
+    cJSON *checks = cJSON_AddArrayToObject(e, "static");
+    int failed = run_static_checks(c, s, &p, ok, checks);
+    char detail[256];
+    snprintf(detail, sizeof detail, "%d of %d static checks failed", failed,
+             cJSON_GetArraySize(checks));
+    cJSON_AddItemToArray(items, item("static checks", failed ? 0 : r->statics, r->statics, !failed,
+                                     "visible", failed ? detail : "all passed"));
+    /* Capture once, for every shape the replays will need. */
+    tl_size shapes[GRADE_MAX_DATASETS + 1];
+    for (int i = 0; i < c->nds; i++)
+        shapes[i] = c->ds[i].size;
+    shapes[c->nds] = c->perf.size;
+    runner_capture cap;
+    runner_outcome captured;
+    memset(&cap, 0, sizeof cap);
+    captured = built;
+    captured.messages = NULL;
+    bool have_capture = false;
+    if (ok) {
+        if (runner_capture_run(&cfg, &p, shapes, c->nds + 1, &cap, &captured) != 0) {
+            captured.verdict = TL_VERDICT_ERROR;
+            snprintf(captured.detail, sizeof captured.detail, "the capture could not be run");
+        } else {
+            have_capture = true;
+        }
+        cJSON *cj = cJSON_AddObjectToObject(e, "capture");
+        cJSON_AddStringToObject(cj, "verdict", tl_verdict_name(captured.verdict));
+        add_text(cj, "detail", captured.detail);
+        add_text(cj, "stdout", cap.out);
+        add_text(cj, "stderr", cap.err);
+    }
+    bool replayable = have_capture && captured.verdict == TL_VERDICT_PASS;
+    /* Datasets: checked, not timed. */
+    cJSON *dsets = cJSON_AddArrayToObject(e, "datasets");
+    double per = c->nds ? r->datasets / c->nds : 0;
+    for (int i = 0; i < c->nds; i++) {
+        const grade_dataset *d = &c->ds[i];
+        runner_result res;
+        memset(&res, 0, sizeof res);
+        res.verdict = captured.verdict;
+        snprintf(res.detail, sizeof res.detail, "not run: %s", captured.detail);
+        if (replayable) {
+            runner_dataset rd = {.dir = d->path};
+            runner_replay_opts opts = {.time = false};
+            tl_error err;
+            if (runner_replay(&cfg, &p, &cap, o->lab, &rd, &opts, &res, &err) != 0) {
+                res.verdict = TL_VERDICT_ERROR;
+                snprintf(res.detail, sizeof res.detail, "%s", err.msg);
+            }
+        }
+        bool pass = res.verdict == TL_VERDICT_PASS;
+        cJSON_AddItemToArray(dsets, dataset_json(d, res.verdict, res.detail, res.kernel_output));
+        char name[128], out_text[900];
+        snprintf(name, sizeof name, "%sdataset %s (%dx%dx%d)", d->hidden ? "hidden " : "",
+                 d->name, d->size.m, d->size.k, d->size.n);
+        snprintf(out_text, sizeof out_text, "%s: %.800s", tl_verdict_name(res.verdict), res.detail);
+        cJSON_AddItemToArray(items, item(name, pass ? per : 0, per, pass,
+                                         d->hidden ? r->hidden_visibility : "visible", out_text));
+        runner_result_free(&res);
+    }
+    cJSON_AddItemToArray(items, performance(c, &cfg, &p, &cap, replayable, e));
+    if (have_capture)
+        runner_capture_free(&cap);
+    runner_outcome_free(&built);
+    /* Totals. */
+    double total = 0, max = 0;
+    for (const cJSON *it = items->child; it; it = it->next) {
+        total += cJSON_GetObjectItem(it, "score")->valuedouble;
+        max += cJSON_GetObjectItem(it, "max_score")->valuedouble;
+    }
+    cJSON *score = cJSON_AddObjectToObject(e, "score");
+    cJSON_AddNumberToObject(score, "total", total);
+    cJSON_AddNumberToObject(score, "max", max);
+    cJSON_AddItemToObject(score, "items", items);
+    cJSON_AddNumberToObject(e, "execution_time", tl_clock_now() - start);
+    char path[PATH_MAX];
+    grade_journal_path(c, s, path, sizeof path);
+    char *json = cJSON_Print(e);
+    if (!json || write_atomic(path, json) != 0)
+        fprintf(stderr, "tilelab grade: cannot write %s\n", path);
+    free(json);
+    cJSON_Delete(e);
+}
