@@ -1,0 +1,64 @@
+/* Inside the grader's outputs (not a public header): reading journal entries, in which every
+ * field may be missing or null, and writing files atomically, made inert on the way. Shared by
+ * outputs.c and outputs_entry.c. */
+#ifndef TILELAB_GRADER_OUTPUTS_ENTRY_H
+#define TILELAB_GRADER_OUTPUTS_ENTRY_H
+
+#include "outputs.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* ---- reading entries ----------------------------------------------------------------------- */
+const cJSON *entry_field(const cJSON *o, const char *key); /* NULL-safe */
+const char *entry_str(const cJSON *o, const char *key);    /* NULL unless a string */
+bool entry_num(const cJSON *o, const char *key, double *out); /* finite numbers only */
+bool entry_positive(const cJSON *o, const char *key, double *out);
+const char *entry_student(const cJSON *e);                 /* "" when missing */
+bool entry_visible(const char *visibility);
+bool entry_item_passed(const cJSON *item);
+bool entry_dataset_passed(const cJSON *d);
+bool entry_emulated(const cJSON *e);
+bool entry_dataset_shown(const cJSON *e, const cJSON *d);
+
+typedef struct dataset_stats {
+    int passed, total;
+    double gflops; /* best over the passing ones: a wrong kernel must not top a leaderboard */
+} dataset_stats;
+
+dataset_stats entry_stats(const cJSON *e, bool shown_only);
+double entry_ratio(const cJSON *e);
+
+/* ---- writing ------------------------------------------------------------------------------- */
+const char *out_fmt_num(char out[40], double v);
+int out_check_entries(const char *path, cJSON *const *entries, int n, tl_error *err);
+
+/* How a composed file is made inert before it is written: whatever a submission put in its
+ * strings (escape sequences, invalid UTF-8, bidirectional overrides) cannot act where the file
+ * is read. The grader's own text is plain UTF-8 and passes unchanged. */
+typedef enum inert_rule {
+    INERT_NONE,     /* every cell already made safe (the CSV) */
+    INERT_UTF8,     /* valid UTF-8 (JSON: cJSON escapes the control characters itself) */
+    INERT_TERMINAL  /* for text shown on terminals and in pages */
+} inert_rule;
+
+/* A file composed in memory (open_memstream), then written to a temporary file and renamed. */
+typedef struct membuf {
+    char *buf;
+    size_t len;
+    FILE *f;
+    inert_rule rule; /* INERT_TERMINAL unless changed after out_open */
+} membuf;
+
+int out_open(membuf *m, const char *path, tl_error *err);
+int out_commit(membuf *m, const char *path, tl_error *err);
+
+typedef struct keyed {
+    const char *key;
+    int index;
+} keyed;
+
+/* Entry indices sorted by student id (malloc'd), NULL when memory runs out. */
+keyed *out_sorted_by_student(cJSON *const *entries, int n);
+
+#endif /* TILELAB_GRADER_OUTPUTS_ENTRY_H */
