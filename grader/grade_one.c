@@ -86,20 +86,35 @@ static int run_static_checks(const grade_context *c, const submission *s,
     int n = 0;
     tl_error err;
     char path[PATH_MAX + 300];
+    size_t len = 0;
+    const char *hidden = NULL; /* a file whose NUL byte would hide the rest from the checks */
     if (built) {
         for (int i = 0; i < p->nfiles; i++) {
             snprintf(path, sizeof path, "%.3800s/src/%.255s", p->dir, p->files[i]);
-            texts[n] = files_read_untrusted(path, RUNNER_MAX_SOURCE_BYTES, NULL, &err);
+            texts[n] = files_read_untrusted(path, RUNNER_MAX_SOURCE_BYTES, &len, &err);
             names[n] = p->files[i];
+            if (texts[n] && strlen(texts[n]) != len)
+                hidden = p->files[i];
             n += texts[n] != NULL;
         }
     } else if (s->source[0]) {
         snprintf(path, sizeof path, "%.3800s/%.255s", s->folder, s->source);
-        texts[0] = files_read_untrusted(path, RUNNER_MAX_SOURCE_BYTES, NULL, &err);
+        texts[0] = files_read_untrusted(path, RUNNER_MAX_SOURCE_BYTES, &len, &err);
         names[0] = s->source;
         n = texts[0] != NULL;
+        if (n && strlen(texts[0]) != len)
+            hidden = s->source;
     }
     int failed = n ? static_checks_files(names, (const char *const *)texts, n, &c->r, checks) : 1;
+    if (hidden) {
+        /* nvcc skips NUL bytes; the checks would stop at the first one. */
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", "no NUL bytes in the source");
+        cJSON_AddBoolToObject(o, "ok", false);
+        add_text(o, "detail", hidden);
+        cJSON_AddItemToArray(checks, o);
+        failed++;
+    }
     if (n == 0) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", "the source could be read");
@@ -275,7 +290,7 @@ void grade_one(const grade_context *c, const submission *s, int slot)
         runner_result res;
         memset(&res, 0, sizeof res);
         res.verdict = captured.verdict;
-        snprintf(res.detail, sizeof res.detail, "not run: %s", captured.detail);
+        snprintf(res.detail, sizeof res.detail, "not run: %.700s", captured.detail);
         if (replayable) {
             runner_dataset rd = {.dir = d->path};
             runner_replay_opts opts = {.time = false};
