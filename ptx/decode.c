@@ -69,6 +69,10 @@ int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size
     snprintf(buf, sizeof buf, "%s", word);
     char *save = NULL;
     char *base = strtok_r(buf, ".", &save);
+    if (!base) { /* nothing but dots */
+        snprintf(why, why_size, "unsupported instruction \"%s\"", word);
+        return -1;
+    }
     int op = -1;
     for (int i = 0; i < OP_COUNT; i++)
         if (opcode_names[i] && strcmp(opcode_names[i], base) == 0)

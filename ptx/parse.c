@@ -43,6 +43,12 @@ typedef struct parser {
     sym_kind last_address_kind; /* what the last address operand's symbol was */
 } parser;
 
+/* What a module may declare: far above what nvcc writes for any kernel, low enough that no
+ * count can overflow a size or exhaust memory. */
+#define PARSE_MAX_COUNT (1 << 30)
+#define PARSE_MAX_REGISTERS 65536
+#define PARSE_MAX_VARIABLE_BYTES (1 << 20)
+
 static int fail(parser *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static int fail(parser *p, int line, const char *fmt, ...)
@@ -152,8 +158,12 @@ static int parse_align(parser *p, int64_t *align)
     *align = 1;
     if (strcmp(lex_peek(&p->lx).text, ".align") == 0) {
         lex_next(&p->lx);
-        if (parse_int(p, lex_next(&p->lx), align) != 0)
+        token t = lex_next(&p->lx);
+        if (parse_int(p, t, align) != 0)
             return -1;
+        if (*align < 1 || *align > 4096 || (*align & (*align - 1)) != 0)
+            return fail(p, t.line, ".align %lld: expected a power of two up to 4096",
+                        (long long)*align);
     }
     return 0;
 }
@@ -178,8 +188,12 @@ static int parse_declaration(parser *p, declaration *d)
     d->count = 1;
     if (strcmp(lex_peek(&p->lx).text, "[") == 0) {
         lex_next(&p->lx);
-        if (parse_int(p, lex_next(&p->lx), &d->count) != 0 || expect(p, "]") != 0)
+        token t = lex_next(&p->lx);
+        if (parse_int(p, t, &d->count) != 0 || expect(p, "]") != 0)
             return -1;
+        if (d->count < 0 || d->count > PARSE_MAX_COUNT)
+            return fail(p, t.line, "an array of %lld elements: expected 0 to %d", (long long)d->count,
+                        PARSE_MAX_COUNT);
     }
     return 0;
 }
@@ -197,14 +211,19 @@ static int parse_reg_decl(parser *p)
         if (strcmp(lex_peek(&p->lx).text, "<") == 0) {
             lex_next(&p->lx);
             int64_t count = 0;
-            if (parse_int(p, lex_next(&p->lx), &count) != 0 || expect(p, ">") != 0)
+            token t = lex_next(&p->lx);
+            if (parse_int(p, t, &count) != 0 || expect(p, ">") != 0)
                 return -1;
+            if (count < 0 || p->e->nregs + count > PARSE_MAX_REGISTERS)
+                return fail(p, t.line, "more than %d registers in a kernel", PARSE_MAX_REGISTERS);
             for (int64_t i = 0; i < count; i++) {
                 char reg[300];
                 snprintf(reg, sizeof reg, "%.250s%lld", name.text, (long long)i);
                 if (add_symbol(p, reg, SYM_REG, p->e->nregs++) != 0)
                     return -1;
             }
+        } else if (p->e->nregs >= PARSE_MAX_REGISTERS) {
+            return fail(p, name.line, "more than %d registers in a kernel", PARSE_MAX_REGISTERS);
         } else if (add_symbol(p, name.text, SYM_REG, p->e->nregs++) != 0) {
             return -1;
         }
@@ -233,6 +252,9 @@ static int parse_var_decl(parser *p, sym_kind kind)
     if (kind == SYM_CALLPARAM && align < 8)
         align = 8;
     uint64_t offset = (*size + (uint64_t)align - 1) / (uint64_t)align * (uint64_t)align;
+    if (offset + (uint64_t)count * ty_bytes((ptx_type)ty) > PARSE_MAX_VARIABLE_BYTES)
+        return fail(p, name.line, "%s: more than %d bytes of %s memory", name.text,
+                    PARSE_MAX_VARIABLE_BYTES, kind == SYM_SHARED ? "shared" : "local");
     *size = (uint32_t)(offset + (uint64_t)count * ty_bytes((ptx_type)ty));
     return add_symbol(p, name.text, kind, (int64_t)offset);
 }
@@ -258,6 +280,9 @@ static int parse_params(parser *p)
         if (align < (int64_t)ty_bytes((ptx_type)ty))
             align = ty_bytes((ptx_type)ty);
         uint32_t offset = (uint32_t)((p->e->param_bytes + align - 1) / align * align);
+        if ((uint64_t)offset + size > PTX_OUTLINE_MAX_PARAM_BYTES || p->e->nparams >= PTX_OUTLINE_MAX_PARAMS)
+            return fail(p, name.line, "the parameters of %s pass %d bytes or %d parameters",
+                        p->e->name, PTX_OUTLINE_MAX_PARAM_BYTES, PTX_OUTLINE_MAX_PARAMS);
         ptx_param *np = realloc(p->e->params, (size_t)(p->e->nparams + 1) * sizeof *np);
         if (!np)
             return fail(p, name.line, "out of memory");
