@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "files.h"
 #include "lab_build.h"
+#include "session.h"
 
 #include <cjson/cJSON.h>
 #include "ptx.h"
@@ -23,8 +24,9 @@ static const char usage[] =
     "  cpu           the CPU backend: interpreter speed (thread-instructions per second on one\n"
     "                core) and wall time of the 02 and 03 references on 256/257 datasets\n"
     "  labs          (needs a GPU) every lab's reference solution at NxNxN (lab 04: N x N/2 x N),\n"
-    "                next to cuBLAS SGEMM timed in the same process on the same buffers, and\n"
-    "                lab 05's unpadded baseline\n"
+    "                next to cuBLAS SGEMM timed in the same process on the same buffers, lab 05's\n"
+    "                unpadded baseline, and the same solution timed through the grader's path\n"
+    "                (capture and tilelab-replay) on the same dataset\n"
     "  --size N      matrix size (default 2048 for datasets, 4096 for labs)\n"
     "  --reps R      repetitions of each import, median reported (default 5)\n"
     "  --threads T   threads for the reference products (default: one per CPU)\n";
@@ -84,7 +86,7 @@ static int bench_datasets(int size, int reps, int threads)
            threads > 0 ? threads : (int)cpus);
     printf("  %-40s %10s %-8s %-14s\n", "what", "value", "unit", "target");
 
-    tl_gen_options g = {1, TL_FORMAT_BINARY, false, threads};
+    tl_gen_options g = {1, TL_FORMAT_BINARY, false, threads, false};
     tl_gen_result gen;
     tl_matrix A = {0, 0, NULL};
     tl_dataset_check chk;
@@ -152,6 +154,53 @@ static double json_number(const cJSON *o, const char *key)
     return cJSON_IsNumber(v) ? v->valuedouble : 0;
 }
 
+/* The same solution through the grader's path (sandboxed build, capture, tilelab-replay) on the
+ * same dataset: the kernel time a student's grade is computed from. Returns the median ms, 0
+ * when the replay did not pass. */
+static double replayed_ms(const tl_lab *lab, const char *source, const char *dataset, int reps,
+                          char *verdict, size_t size)
+{
+    runner_config c;
+    runner_config_default(&c, RUNNER_GPU);
+    c.reps = reps;
+    c.replay_timeout_s = 600;
+    char why[300];
+    c.sandbox = runner_sandbox_available(why, sizeof why);
+    tl_size shape;
+    tl_error err;
+    snprintf(verdict, size, "error");
+    if (session_dataset_shape(dataset, &shape, &err) != 0)
+        return 0;
+    char folder[PATH_MAX];
+    snprintf(folder, sizeof folder, "%.4000s", source);
+    *strrchr(folder, '/') = '\0';
+    runner_program p;
+    runner_outcome o;
+    runner_capture cap;
+    double ms = 0;
+    if (runner_build(&c, folder, "solution.cu", &p, &o) == 0 && o.verdict == TL_VERDICT_PASS &&
+        runner_capture_run(&c, &p, &shape, 1, &cap, &o) == 0) {
+        if (o.verdict == TL_VERDICT_PASS) {
+            runner_dataset d = {.dir = dataset};
+            runner_replay_opts opts = {.time = true};
+            runner_result r;
+            if (runner_replay(&c, &p, &cap, lab, &d, &opts, &r, &err) == 0) {
+                snprintf(verdict, size, "%s", tl_verdict_name(r.verdict));
+                if (r.verdict == TL_VERDICT_PASS)
+                    ms = r.calls[CAPLOG_CALL_LAUNCH].ms.median;
+                runner_result_free(&r);
+            }
+        } else {
+            snprintf(verdict, size, "%s", tl_verdict_name(o.verdict));
+        }
+        runner_capture_free(&cap);
+    } else {
+        snprintf(verdict, size, "%s", tl_verdict_name(o.verdict));
+    }
+    runner_outcome_free(&o);
+    return ms;
+}
+
 /* One lab: its solution built with the cuBLAS comparison, run once on the dataset. */
 static void bench_one_lab(const tl_lab *lab, const char *dataset, tl_size size, int reps)
 {
@@ -188,11 +237,14 @@ static void bench_one_lab(const tl_lab *lab, const char *dataset, tl_size size, 
             base_ms = json_number(e, "median_ms");
         }
     }
-    char shape[40];
+    char shape[40], replay_verdict[32];
+    double replay_ms = replayed_ms(lab, source, dataset, reps, replay_verdict,
+                                   sizeof replay_verdict);
     snprintf(shape, sizeof shape, "%dx%dx%d", size.m, size.k, size.n);
-    printf("  %-18s %-15s %-5s %9.3f %9.1f %9.3f %9.1f %8.1f%%", lab->id, shape,
+    printf("  %-18s %-15s %-5s %9.3f %9.1f %9.3f %9.1f %8.1f%% %9.3f %+7.2f%% %s", lab->id, shape,
            cJSON_GetObjectItem(doc, "verdict")->valuestring, ms, gflops, cublas_ms, cublas_gflops,
-           cublas_gflops > 0 ? 100.0 * gflops / cublas_gflops : 0);
+           cublas_gflops > 0 ? 100.0 * gflops / cublas_gflops : 0, replay_ms,
+           ms > 0 && replay_ms > 0 ? 100.0 * (replay_ms - ms) / ms : 0, replay_verdict);
     if (base_ms > 0 && ms > 0)
         printf("   baseline %.3f ms: padded is %.2fx faster", base_ms, base_ms / ms);
     putchar('\n');
@@ -214,7 +266,7 @@ static int bench_labs(int size, int reps, int threads)
              square.k, square.n);
     snprintf(dir_rect, sizeof dir_rect, "%s/build/bench-datasets/%dx%dx%d", cli_root(), rect.m,
              rect.k, rect.n);
-    tl_gen_options g = {1, TL_FORMAT_BINARY, true, threads};
+    tl_gen_options g = {1, TL_FORMAT_BINARY, true, threads, false};
     tl_gen_result res;
     tl_error err;
     fprintf(stderr, "bench labs: writing the %dx%dx%d and %dx%dx%d datasets ...\n", square.m,
@@ -226,8 +278,10 @@ static int bench_labs(int size, int reps, int threads)
            "L2 flushed before each; cuBLAS SGEMM (plain fp32, no TF32) timed the same way in the "
            "same process\n",
            device, reps);
-    printf("  %-18s %-15s %-5s %9s %9s %9s %9s %9s\n", "lab", "m x k x n", "check", "ms",
-           "GFLOP/s", "cuBLAS ms", "GFLOP/s", "of cuBLAS");
+    printf("replayed: the same solution through the grader's path (sandboxed build, captured host\n"
+           "code, tilelab-replay on the same dataset), its median and its difference from ms\n");
+    printf("  %-18s %-15s %-5s %9s %9s %9s %9s %9s %9s %8s\n", "lab", "m x k x n", "check", "ms",
+           "GFLOP/s", "cuBLAS ms", "GFLOP/s", "of cuBLAS", "replayed", "diff");
     int nlabs = 0;
     const tl_lab *labs = tl_labs(&nlabs);
     for (int i = 0; i < nlabs; i++) {

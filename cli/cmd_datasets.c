@@ -20,7 +20,7 @@ static const char usage[] =
     "  LAB             01-basic, 02-tiled, 03-arbitrary, 04-rectangular, 05-bank-conflicts\n"
     "                  (or 01, 2, tiled, ...), or `all` for every lab\n"
     "  --seed N        generator seed (default 0: the shipped datasets). For hidden grading\n"
-    "                  datasets pick a secret seed\n"
+    "                  datasets pick a secret seed: their folders are made 0700 and files 0600\n"
     "  --out DIR       where to write. Default: datasets/LAB for seed 0 and the lab's table,\n"
     "                  otherwise private-datasets/LAB/seed-N (ignored by git: keep it from students)\n"
     "  --size MxKxN    a size of your own instead of the lab's table (repeatable); A is MxK, B is\n"
@@ -121,7 +121,8 @@ static const char *outcome_name(tl_write_outcome o)
 static void one_dataset(const options *o, const char *dir, int index, tl_size size,
                         const char *progress, tally *t)
 {
-    tl_gen_options g = {o->seed, o->format, o->force, o->threads};
+    /* A secret seed makes hidden datasets: for the instructor's eyes only. */
+    tl_gen_options g = {o->seed, o->format, o->force, o->threads, o->seed_given && o->seed != 0};
     if (!o->format_given)
         g.format = tl_size_is_large(size) ? TL_FORMAT_BINARY : TL_FORMAT_TEXT;
     if (tl_size_is_large(size)) {

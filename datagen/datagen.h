@@ -56,6 +56,9 @@ typedef struct tl_gen_options {
     tl_format format;
     bool force;   /* replace existing files whose content differs */
     int threads;  /* <= 0: one per online CPU */
+    /* Hidden datasets: folders made 0700 and files 0600, readable by their owner alone (a
+     * student's program, which runs as another user, cannot open them). */
+    bool private_files;
 } tl_gen_options;
 
 typedef struct tl_gen_result {

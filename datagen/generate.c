@@ -59,7 +59,7 @@ void tl_fill_inputs(uint64_t seed, int index, tl_size size, tl_matrix *A, tl_mat
 
 /* ---- files -------------------------------------------------------------------------------- */
 
-static int make_dirs(const char *dir, tl_error *err)
+static int make_dirs(const char *dir, bool private_files, tl_error *err)
 {
     char path[4096];
     const size_t len = strlen(dir);
@@ -72,7 +72,7 @@ static int make_dirs(const char *dir, tl_error *err)
         const char saved = *p;
         *p = '\0';
         struct stat st;
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+        if (mkdir(path, private_files ? 0700 : 0777) != 0 && errno != EEXIST)
             return tl_error_set(err, "cannot create folder %s: %s", path, strerror(errno));
         if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
             return tl_error_set(err, "cannot create folder %s: something else is in the way",
@@ -81,6 +81,8 @@ static int make_dirs(const char *dir, tl_error *err)
         if (saved == '\0')
             break;
     }
+    if (private_files && chmod(dir, 0700) != 0)
+        return tl_error_set(err, "cannot make folder %s private: %s", dir, strerror(errno));
     return 0;
 }
 
@@ -142,7 +144,7 @@ typedef struct staged_file {
 
 /* Writes the new content next to the destination and classifies it against what is there. */
 static int stage(staged_file *f, const char *dir, const char *name, const tl_matrix *m,
-                 tl_format format, tl_error *err)
+                 tl_format format, bool private_files, tl_error *err)
 {
     join_path(f->path, sizeof f->path, dir, name);
     join_path(f->temp, sizeof f->temp, dir, "");
@@ -159,7 +161,9 @@ static int stage(staged_file *f, const char *dir, const char *name, const tl_mat
      * give the new file the mode the final one should have: the old file's, or the usual one. */
     struct stat st;
     mode_t mode;
-    if (stat(f->path, &st) == 0)
+    if (private_files)
+        mode = 0600;
+    else if (stat(f->path, &st) == 0)
         mode = st.st_mode & 07777;
     else {
         const mode_t mask = umask(0);
@@ -238,12 +242,12 @@ int tl_dataset_generate(const char *dir, int index, tl_size size, const tl_gen_o
                         tl_gen_result *res, tl_error *err)
 {
     const double t0 = tl_clock_now();
-    static const tl_gen_options defaults = {0, TL_FORMAT_TEXT, false, 0};
+    static const tl_gen_options defaults = {0, TL_FORMAT_TEXT, false, 0, false};
     if (!opts)
         opts = &defaults;
     if (size.m < 1 || size.k < 1 || size.n < 1)
         return tl_error_set(err, "%s: invalid size %dx%dx%d", dir, size.m, size.k, size.n);
-    if (make_dirs(dir, err) != 0)
+    if (make_dirs(dir, opts->private_files, err) != 0)
         return -1;
 
     tl_matrix A = {0}, B = {0}, C = {0};
@@ -262,7 +266,7 @@ int tl_dataset_generate(const char *dir, int index, tl_size size, const tl_gen_o
     static const char *const names[3] = {"input0.raw", "input1.raw", "output.raw"};
     const tl_matrix *mats[3] = {&A, &B, &C};
     for (int i = 0; i < 3; i++)
-        if (stage(&files[i], dir, names[i], mats[i], opts->format, err) != 0)
+        if (stage(&files[i], dir, names[i], mats[i], opts->format, opts->private_files, err) != 0)
             goto done;
     if (!opts->force) {
         for (int i = 0; i < 3; i++) {

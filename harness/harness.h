@@ -288,7 +288,7 @@ typedef struct tl_run_report {
 } tl_run_report;
 
 void tl_run_report_init(tl_run_report *r, const char *program);
-/* "pass", "fail" or "unchecked". */
+/* "pass", "wrong" (the words of the verdicts every command shows) or "unchecked". */
 const char *tl_run_report_verdict(const tl_run_report *r);
 /* GFLOP/s from the kernel's median time, 0 if untimed or shape unknown. */
 double tl_run_report_gflops(const tl_run_report *r);

@@ -293,7 +293,7 @@ static cJSON *extra_kernel_json(const char *label, const tl_check_report *c, boo
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", label);
-    cJSON_AddStringToObject(o, "verdict", c->pass ? "pass" : "fail");
+    cJSON_AddStringToObject(o, "verdict", c->pass ? "pass" : "wrong");
     cJSON_AddNumberToObject(o, "bad", (double)c->bad);
     if (timed) {
         cJSON_AddNumberToObject(o, "median_ms", t->ms.median);

@@ -15,7 +15,7 @@ const char *tl_run_report_verdict(const tl_run_report *r)
 {
     if (!r->checked)
         return "unchecked";
-    return r->check.pass ? "pass" : "fail";
+    return r->check.pass ? "pass" : "wrong";
 }
 
 double tl_run_report_gflops(const tl_run_report *r)

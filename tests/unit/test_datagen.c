@@ -88,7 +88,7 @@ static int count_entries(const char *dir)
 
 static tl_gen_options options(uint64_t seed, tl_format format)
 {
-    tl_gen_options o = {seed, format, false, 2};
+    tl_gen_options o = {seed, format, false, 2, false};
     return o;
 }
 
@@ -505,7 +505,7 @@ Test(check, rejects_an_element_off_by_a_few_ulps)
     path_in(out, sizeof out, dir, "output.raw");
     const tl_size s = {20, 50, 30};
     for (int f = 0; f < 2; f++) {
-        const tl_gen_options o = {3, (tl_format)f, true, 1};
+        const tl_gen_options o = {3, (tl_format)f, true, 1, false};
         tl_gen_result gr;
         tl_error err = {""};
         cr_assert_eq(tl_dataset_generate(dir, 0, s, &o, &gr, &err), 0, "%s", err.msg);
@@ -550,7 +550,7 @@ Test(check, fails_on_shapes_that_do_not_form_a_product)
     cr_assert(strstr(err.msg, "input0.raw") && strstr(err.msg, "input1.raw"), "%s", err.msg);
 
     /* Inputs fine again, but the output has the wrong shape. */
-    generate_ok(dir, 0, (tl_size){8, 5, 7}, &(tl_gen_options){1, TL_FORMAT_TEXT, true, 1},
+    generate_ok(dir, 0, (tl_size){8, 5, 7}, &(tl_gen_options){1, TL_FORMAT_TEXT, true, 1, false},
                 TL_WRITE_REPLACED);
     cr_assert_eq(tl_matrix_alloc(&M, 7, 8, &err), 0);
     for (int i = 0; i < 56; i++)
@@ -572,4 +572,31 @@ Test(check, fails_on_a_missing_file)
     cr_assert_eq(tl_dataset_check_dir(dir, &res, 1, &err), -1);
     cr_assert_not_null(strstr(err.msg, "input0.raw"), "%s", err.msg);
     remove_tree(dir);
+}
+
+/* Hidden datasets are for their owner's eyes: folder 0700, files 0600, whatever the umask. */
+Test(generate, private_datasets_are_owner_only)
+{
+    char dir[] = "/tmp/tilelab-private-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char sub[sizeof dir + 32];
+    snprintf(sub, sizeof sub, "%s/seed-7/0", dir);
+    tl_gen_options o = options(7, TL_FORMAT_TEXT);
+    o.private_files = true;
+    mode_t old = umask(022);
+    generate_ok(sub, 0, (tl_size){4, 5, 6}, &o, TL_WRITE_CREATED);
+    umask(old);
+    struct stat st;
+    cr_assert_eq(stat(sub, &st), 0);
+    cr_expect_eq(st.st_mode & 0777, 0700, "folder mode %o", st.st_mode & 0777);
+    const char *names[] = {"input0.raw", "input1.raw", "output.raw"};
+    for (int i = 0; i < 3; i++) {
+        char path[sizeof sub + 16];
+        snprintf(path, sizeof path, "%s/%s", sub, names[i]);
+        cr_assert_eq(stat(path, &st), 0);
+        cr_expect_eq(st.st_mode & 0777, 0600, "%s mode %o", names[i], st.st_mode & 0777);
+    }
+    char cmd[sizeof dir + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
 }

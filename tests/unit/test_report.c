@@ -52,7 +52,7 @@ Test(report_json, holds_verdict_mismatches_timings_and_device)
     tl_run_report r;
     failing_report(&r);
     cJSON *doc = parse(&r);
-    cr_assert_str_eq(cJSON_GetObjectItem(doc, "verdict")->valuestring, "fail");
+    cr_assert_str_eq(cJSON_GetObjectItem(doc, "verdict")->valuestring, "wrong");
     cr_assert_str_eq(cJSON_GetObjectItem(doc, "device")->valuestring, "NVIDIA H100 80GB HBM3");
     cJSON *check = cJSON_GetObjectItem(doc, "check");
     cr_assert_eq(cJSON_GetObjectItem(check, "bad")->valueint, 2);
