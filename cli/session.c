@@ -34,6 +34,7 @@ int session_open(session *s, const session_options *o, const char *source, const
     runner_config *c = &s->config;
     runner_config_default(c, o->backend);
     c->replay_timeout_s = o->timeout;
+    c->capture_timeout_s = o->timeout < 30 ? o->timeout : 30;
     if (o->reps > 0)
         c->reps = o->reps;
     c->device_debug = o->device_debug;

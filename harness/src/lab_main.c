@@ -6,8 +6,6 @@
 #include <cuda_runtime_api.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 #ifdef TILELAB_WITH_CUBLAS
 #include <cublas_v2.h>
@@ -28,13 +26,13 @@ static const char usage[] =
     "Runs this lab program on one dataset (input0.raw, input1.raw, output.raw): checks the result\n"
     "against the fp32 error bound and times the kernel. Exit status: 0 pass, 1 wrong result,\n"
     "2 bad input, 3 CUDA error. --save-output writes the result of the first run (binary).\n"
-    "--judge DIR: for the grader; reads only input0.raw and input1.raw, and writes DIR/result.raw\n"
-    "(first run), DIR/after_timing.raw and DIR/timing.json for the grader to check.\n";
+    "Students' files are not run this way: run and grade capture them and replay their work\n"
+    "(docs/runner.md); this program serves bench labs and the kit's own tests.\n";
 
 typedef struct options {
     bool json, time, cublas;
     int reps;
-    const char *name, *dataset, *save_output, *judge, *lock;
+    const char *name, *dataset, *save_output;
 } options;
 
 typedef void (*launch_fn)(const float *, const float *, float *, int, int, int);
@@ -87,10 +85,6 @@ static void parse(int argc, char **argv, options *o)
             o->name = argv[++i];
         } else if (strcmp(a, "--save-output") == 0 && i + 1 < argc) {
             o->save_output = argv[++i];
-        } else if (strcmp(a, "--judge") == 0 && i + 1 < argc) {
-            o->judge = argv[++i];
-        } else if (strcmp(a, "--lock") == 0 && i + 1 < argc) {
-            o->lock = argv[++i];
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             printf(usage, argv[0]);
             exit(TL_EXIT_OK);
@@ -120,15 +114,7 @@ static void setup(const options *o, problem *p)
 {
     load(o->dataset, "input0.raw", &p->A);
     load(o->dataset, "input1.raw", &p->B);
-    if (o->judge) {
-        /* The judge has the expected output; this process never sees it. */
-        if (p->A.cols != p->B.rows)
-            die_bad_input("input0 and input1 do not form a product");
-        if (tl_matrix_alloc(&p->expected, p->A.rows, p->B.cols, NULL) != 0)
-            die_bad_input("out of memory");
-    } else {
-        load(o->dataset, "output.raw", &p->expected);
-    }
+    load(o->dataset, "output.raw", &p->expected);
     if (p->A.cols != p->B.rows || p->expected.rows != p->A.rows || p->expected.cols != p->B.cols) {
         char msg[512];
         snprintf(msg, sizeof msg, "%s: shapes do not form a product: input0 %d x %d, input1 %d x %d, "
@@ -218,65 +204,6 @@ static void run_student(const options *o, const problem *p, float *host_p, tl_ru
     }
 }
 
-static void write_result(const options *o, const problem *p, const char *file, float *data)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", o->judge, file);
-    tl_matrix result = {p->A.rows, p->B.cols, data};
-    tl_error err;
-    if (tl_matrix_write(path, &result, TL_FORMAT_BINARY, &err) != 0)
-        die_bad_input(err.msg);
-}
-
-/* Grading: results go to files for the judge, who alone holds the expected output. */
-static int run_judged(const options *o, const problem *p, float *host_p)
-{
-    if (matmul_on_device) {
-        for (size_t i = 0; i < p->p_bytes / sizeof(float); i++)
-            ((uint32_t *)host_p)[i] = 0xffffffffu;
-        matmul_on_device(p->A.data, p->B.data, host_p, p->A.rows, p->A.cols, p->B.cols);
-        TL_CUDA_CHECK(cudaGetLastError());
-    } else {
-        TL_CUDA_CHECK(cudaMemset(p->dP, 0xff, p->p_bytes));
-        launch_matmul(p->dM, p->dN, p->dP, p->A.rows, p->A.cols, p->B.cols);
-        TL_CUDA_CHECK(cudaGetLastError());
-        TL_CUDA_CHECK(cudaDeviceSynchronize());
-        TL_CUDA_CHECK(cudaMemcpy(host_p, p->dP, p->p_bytes, cudaMemcpyDeviceToHost));
-    }
-    write_result(o, p, "result.raw", host_p);
-    if (!o->time)
-        return TL_EXIT_OK;
-    tl_kernel_timing_opts opts;
-    tl_kernel_timing_opts_default(&opts);
-    opts.reps = o->reps;
-    launch_ctx ctx = {launch_matmul, p};
-    tl_kernel_timing t;
-    tl_error err;
-    /* Graders running submissions side by side take turns for the timed part only, so the
-     * timings stay fair and a hung kernel elsewhere holds nobody up. */
-    int lock = o->lock ? open(o->lock, O_RDWR) : -1;
-    if (lock >= 0)
-        flock(lock, LOCK_EX);
-    int timed = tl_time_kernel(&opts, launch_trampoline, &ctx, p->dP, p->p_bytes, &t, &err);
-    if (lock >= 0)
-        close(lock);
-    if (timed != 0) {
-        fprintf(stderr, "tilelab: %s\n", err.msg);
-        return TL_EXIT_CRASH;
-    }
-    TL_CUDA_CHECK(cudaMemcpy(host_p, p->dP, p->p_bytes, cudaMemcpyDeviceToHost));
-    write_result(o, p, "after_timing.raw", host_p);
-    char path[4096];
-    snprintf(path, sizeof path, "%s/timing.json", o->judge);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        die_bad_input("cannot write timing.json");
-    fprintf(f, "{\"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": %.6f, \"reps\": %d}\n",
-            t.ms.median, t.ms.min, t.ms.max, t.ms.n);
-    fclose(f);
-    return TL_EXIT_OK;
-}
-
 static const char *hint_for(const tl_check_report *c)
 {
     if (!c->pass && !c->shape_mismatch && c->nonfinite == c->checked)
@@ -336,11 +263,6 @@ int main(int argc, char **argv)
     if (!host_p)
         die_bad_input("out of memory for the result");
 
-    if (o.judge) {
-        int rc = run_judged(&o, &p, host_p);
-        fflush(stdout);
-        return rc;
-    }
     run_student(&o, &p, host_p, &r);
 
     cJSON *extras = cJSON_CreateArray();
