@@ -1,6 +1,6 @@
 /* tilelab bench: figures for the dataset tools (generation, import, checking). */
 #include "cli.h"
-#include "files.h"
+#include "runner_files.h"
 #include "lab_build.h"
 #include "session.h"
 

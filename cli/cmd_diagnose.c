@@ -1,7 +1,7 @@
 /* tilelab diagnose: run a lab's kernel on the CPU backend with every check on, and explain what
  * is wrong with it, and where. */
 #include "cli.h"
-#include "files.h"
+#include "runner_files.h"
 #include "session.h"
 
 #include <cjson/cJSON.h>

@@ -1,7 +1,7 @@
 /* tilelab run: a lab's .cu file through the same build, capture and replay the grader uses, on
  * the lab's datasets: one line per dataset with the grader's verdict. */
 #include "cli.h"
-#include "files.h"
+#include "runner_files.h"
 #include "session.h"
 
 #include <cjson/cJSON.h>

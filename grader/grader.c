@@ -4,7 +4,7 @@
 #include "grader_context.h"
 #include "outputs.h"
 
-#include "files.h"
+#include "runner_files.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -6,7 +6,7 @@
 #include "runner_config.h"
 #include "runner_sandbox.h"
 
-#include "files.h"
+#include "runner_files.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -5,7 +5,7 @@
 #include "runner_config.h"
 #include "runner_sandbox.h"
 
-#include "files.h"
+#include "runner_files.h"
 
 #include <cjson/cJSON.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-#include "files.h"
+#include "runner_files.h"
 
 #include <dirent.h>
 #include <stdbool.h>

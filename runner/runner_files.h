@@ -1,6 +1,6 @@
-/* Small file helpers shared by the commands and the grader. */
-#ifndef TILELAB_FILES_H
-#define TILELAB_FILES_H
+/* Files: the kit's own small helpers, and reading and copying files a submission controls. */
+#ifndef TILELAB_RUNNER_FILES_H
+#define TILELAB_RUNNER_FILES_H
 
 #include "harness.h"
 
@@ -29,4 +29,4 @@ char *files_read_untrusted(const char *path, size_t max_bytes, size_t *len, tl_e
 int files_copy_tree_untrusted(const char *from, const char *to, size_t max_total_bytes,
                               int max_files, tl_error *err);
 
-#endif /* TILELAB_FILES_H */
+#endif /* TILELAB_RUNNER_FILES_H */
