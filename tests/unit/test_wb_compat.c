@@ -141,7 +141,7 @@ Test(wb, solution_reports_a_wrong_product_in_json)
     tl_wb_time_stop(wbTimerKind_Compute, "Performing CUDA computation");
     cr_assert_not(tl_wb_solution(a, wrong, 3, 3));
     char *out = captured_stdout();
-    cr_assert(strstr(out, "\"verdict\":\t\"fail\""), "%s", out);
+    cr_assert(strstr(out, "\"verdict\":\t\"wrong\""), "%s", out);
     cr_assert(strstr(out, "\"bad\":\t1"), "%s", out);
     cr_assert(strstr(out, "\"kind\":\t\"Compute\""), "timers reach the report: %s", out);
 }
