@@ -1,0 +1,94 @@
+/* The runner's pieces that need no compiler: the verdict vocabulary and the child processes
+ * (what a child inherits, what it is given, how it is stopped). */
+#include "runner.h"
+
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+Test(verdicts, names_round_trip_and_exit_statuses)
+{
+    for (int v = 0; v < TL_VERDICT_COUNT; v++) {
+        tl_verdict back;
+        cr_assert(tl_verdict_parse(tl_verdict_name((tl_verdict)v), &back));
+        cr_expect_eq(back, v);
+    }
+    tl_verdict none;
+    cr_expect(!tl_verdict_parse("fail", &none), "\"fail\" is not a verdict");
+    cr_expect_eq(tl_verdict_exit_status(TL_VERDICT_PASS), TL_EXIT_OK);
+    cr_expect_eq(tl_verdict_exit_status(TL_VERDICT_WRONG), TL_EXIT_WRONG);
+    cr_expect_eq(tl_verdict_exit_status(TL_VERDICT_BAD_INPUT), TL_EXIT_BAD_INPUT);
+    cr_expect_eq(tl_verdict_exit_status(TL_VERDICT_REFUSED), TL_EXIT_CRASH);
+    cr_expect_str_eq(tl_verdict_label(TL_VERDICT_BUILD_FAILED), "BUILD FAILED");
+    /* A summary shows the worst: wrong is milder than anything that did not run to the end. */
+    cr_expect_eq(tl_verdict_worst(TL_VERDICT_PASS, TL_VERDICT_WRONG), TL_VERDICT_WRONG);
+    cr_expect_eq(tl_verdict_worst(TL_VERDICT_CRASH, TL_VERDICT_WRONG), TL_VERDICT_CRASH);
+    cr_expect_eq(tl_verdict_worst(TL_VERDICT_WRONG, TL_VERDICT_TIMEOUT), TL_VERDICT_TIMEOUT);
+}
+
+static proc_result sh(const char *script, char *const *envp, double timeout)
+{
+    char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
+    proc_spec spec = {.argv = argv, .envp = envp, .timeout_s = timeout, .capture_limit = 4096};
+    proc_result r;
+    cr_assert_eq(proc_run_spec(&spec, &r), 0);
+    return r;
+}
+
+Test(proc, a_child_inherits_nothing_but_its_output)
+{
+    /* A descriptor of this process, not marked close-on-exec, must not reach the child. */
+    int fd = open("/dev/null", O_RDONLY);
+    cr_assert_geq(fd, 3);
+    char *env[] = {"PATH=/usr/bin:/bin", "ONLY=this", NULL};
+    setenv("TILELAB_SECRET_FOR_TEST", "leaked", 1);
+    proc_result r = sh("ls /proc/self/fd | sort -n | tr '\\n' ' '; echo; env; "
+                       "head -c 5 || echo nothing-on-stdin", env, 10);
+    cr_expect(strncmp(r.out, "0 1 2 3 \n", 9) == 0 || strncmp(r.out, "0 1 2 \n", 7) == 0,
+              "descriptors: %s", r.out); /* 3: ls's own view of the folder it reads */
+    cr_expect(strstr(r.out, "ONLY=this") != NULL);
+    cr_expect(strstr(r.out, "leaked") == NULL, "the grader's environment reached the child");
+    cr_expect(strstr(r.out, "nothing-on-stdin") == NULL && r.exit_code == 0, "%s", r.out);
+    proc_result_free(&r);
+    close(fd);
+    unsetenv("TILELAB_SECRET_FOR_TEST");
+}
+
+Test(proc, the_time_limit_ends_the_whole_group)
+{
+    double t0 = tl_clock_now();
+    proc_result r = sh("(sleep 30; echo late) & sleep 30", NULL, 0.5);
+    cr_expect(r.timed_out);
+    cr_expect_lt(tl_clock_now() - t0, 5.0, "a grandchild kept the pipe open");
+    cr_expect(strstr(r.out, "late") == NULL);
+    proc_result_free(&r);
+}
+
+Test(proc, output_is_capped)
+{
+    proc_result r = sh("yes x | head -c 100000", NULL, 10);
+    cr_expect_eq(strlen(r.out), 4096, "kept %zu bytes", strlen(r.out));
+    cr_expect(r.truncated);
+    proc_result_free(&r);
+}
+
+static void collect(void *ctx, const char *data, size_t n)
+{
+    char *buf = ctx;
+    strncat(buf, data, n < 60 ? n : 60);
+}
+
+Test(proc, descriptor_three_is_the_result_pipe_when_asked)
+{
+    char got[128] = "";
+    char *argv[] = {"/bin/sh", "-c", "echo result-line >&3; echo out", NULL};
+    proc_spec spec = {.argv = argv, .timeout_s = 10, .capture_limit = 4096, .on_result = collect,
+                      .result_ctx = got};
+    proc_result r;
+    cr_assert_eq(proc_run_spec(&spec, &r), 0);
+    cr_expect_str_eq(got, "result-line\n");
+    cr_expect_str_eq(r.out, "out\n");
+    proc_result_free(&r);
+}
