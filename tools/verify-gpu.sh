@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The kit's checks on a GPU machine, in one go, with a log of everything:
+#   1. the GPU, CLI, lab, libwb and CPU-backend tests (ctest);
+#   2. the example class graded on the GPU, with hidden datasets of sizes that are not tile
+#      multiples, and the adversarial class (tests/adversarial) graded on the GPU;
+#   3. bench labs at SIZE: each reference solution timed directly and through the replayer.
+#   tools/verify-gpu.sh [OUTDIR] [SIZE]        (default: build/verify-gpu, 2048)
+# Debian packages the machine lacks can be put as .deb files in .deps/ (bubblewrap, libcjson1,
+# libcjson-dev); they are installed first when running as root. Exit status: 0 when every step
+# passed.
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="${1:-$ROOT/build/verify-gpu}"
+SIZE="${2:-2048}"
+mkdir -p "$OUT"
+cd "$ROOT" || exit 2
+export TILELAB_ROOT="$ROOT"
+status=0
+step() { printf '\n== %s\n' "$*"; }
+if [ "$(id -u)" = 0 ] && ls .deps/*.deb >/dev/null 2>&1; then
+  dpkg -i .deps/*.deb >"$OUT/dpkg.log" 2>&1 || { echo "dpkg failed (see $OUT/dpkg.log)"; status=1; }
+fi
+step "machine"
+nvidia-smi -L; bwrap --version; nvcc --version | tail -1
+step "build"
+TILELAB_NO_INSTALL=1 ./tilelab help >/dev/null 2>"$OUT/setup.log" || { tail -20 "$OUT/setup.log"; exit 1; }
+CLI="$ROOT/build/default/cli/tilelab-cli"
+
+step "ctest -L 'gpu|labs|libwb|cli|cpu|unit'"
+(cd build/default && ctest -j8 -L 'gpu|labs|libwb|cli|cpu|unit' >"$OUT/ctest.log" 2>&1) || status=1
+grep -E "tests passed|\(Failed\)" "$OUT/ctest.log"
+
+step "the example class on the GPU"
+hidden="$OUT/hidden"
+rm -rf "$hidden" "$OUT/example"
+"$CLI" datasets 03 --size 100 --size 47 --seed 5 --out "$hidden" >/dev/null || status=1
+"$CLI" grade examples/submissions/02-tiled --lab 02 --backend gpu --hidden "$hidden" --timeout 10 \
+  --jobs 4 --perf-size "$SIZE" --out "$OUT/example" 2>"$OUT/example.err" || status=1
+tail -2 "$OUT/example.err"
+
+if [ -x tests/adversarial/grade_adversarial.sh ]; then
+  step "the adversarial class on the GPU"
+  TILELAB_BACKEND=gpu tests/adversarial/grade_adversarial.sh "$CLI" "$ROOT" >"$OUT/adversarial.log" 2>&1 || status=1
+  tail -40 "$OUT/adversarial.log"
+fi
+
+step "bench labs --size $SIZE"
+"$CLI" bench labs --size "$SIZE" 2>&1 | tee "$OUT/bench.log" | tail -9 || status=1
+exit $status
