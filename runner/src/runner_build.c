@@ -475,13 +475,15 @@ int runner_build(const runner_config *c, const char *folder, const char *source,
     chmod(work, 0755);
     files_remove_tree(out);
     snprintf(p->dir, sizeof p->dir, "%s", final_dir);
+    set_paths(p);
     if (rename(work, p->dir) != 0) {
-        /* Another runner published the same build first: use that one. */
+        /* Another runner built the same files at the same time and published first: the same
+         * products, so use those. */
         files_remove_tree(work);
         if (access(p->capture, X_OK) != 0)
             return -1;
+        p->cached = true;
     }
-    set_paths(p);
     return 0;
 }
 
