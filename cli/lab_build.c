@@ -9,19 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= UINT64_C(0x100000001b3);
-    }
-    return h;
-}
-
 static uint64_t hash_text(uint64_t h, const char *text)
 {
-    return fnv1a(h, text, strlen(text) + 1);
+    return tl_hash(h, text, strlen(text) + 1);
 }
 
 /* A library or header changes the program as much as the source does. */
@@ -30,7 +20,7 @@ static uint64_t hash_stamp(uint64_t h, const char *path)
     struct stat st;
     if (stat(path, &st) == 0) {
         int64_t parts[2] = {(int64_t)st.st_size, (int64_t)st.st_mtime};
-        h = fnv1a(h, parts, sizeof parts);
+        h = tl_hash(h, parts, sizeof parts);
     }
     return hash_text(h, path);
 }
@@ -43,7 +33,7 @@ static int hash_file(uint64_t *h, const char *path)
     char buf[65536];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        *h = fnv1a(*h, buf, n);
+        *h = tl_hash(*h, buf, n);
     fclose(f);
     return 0;
 }
@@ -102,7 +92,7 @@ int lab_build(const char *source, lab_backend backend, bool with_cublas, lab_pro
     memset(out, 0, sizeof *out);
     *compiler_output = NULL;
     snprintf(out->arch, sizeof out->arch, "%s", choose_arch(backend));
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    uint64_t h = TL_HASH_SEED;
     if (hash_file(&h, source) != 0)
         return LAB_BUILD_NO_SOURCE;
     const char *stamps[] = {TILELAB_LAB_MAIN_LIB, TILELAB_HARNESS_CUDA_LIB, TILELAB_HARNESS_LIB,

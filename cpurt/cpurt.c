@@ -53,14 +53,6 @@ typedef struct kernel_record {
 static kernel_record *kernels;
 static int nkernels;
 
-typedef struct launch_config {
-    dim3 grid, block;
-    size_t shared;
-    void *stream;
-} launch_config;
-
-static launch_config config_stack[16];
-static int config_depth;
 
 cudaError_t cpurt_fail(cudaError_t e)
 {
@@ -75,15 +67,6 @@ cudaError_t cpurt_status(void)
 
 /* ---- registration, called from nvcc's generated start-up code ------------------------------ */
 
-void **__cudaRegisterFatBinary(void *fat_cubin)
-{
-    static void *handle;
-    handle = fat_cubin;
-    return &handle;
-}
-
-void __cudaRegisterFatBinaryEnd(void **handle) { (void)handle; }
-void __cudaUnregisterFatBinary(void **handle) { (void)handle; }
 
 void __cudaRegisterFunction(void **handle, const char *host_fun, char *device_fun,
                             const char *device_name, int thread_limit, uint3 *tid, uint3 *bid,
@@ -106,32 +89,6 @@ void __cudaRegisterVar(void **handle, char *host_var, char *device_address, cons
     (void)handle, (void)host_var, (void)device_address, (void)ext, (void)size, (void)constant,
         (void)global;
     cpurt_unsupported("__device__/__constant__ variable", device_name);
-}
-
-char __cudaInitModule(void **handle)
-{
-    (void)handle;
-    return 1;
-}
-
-unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, void *stream)
-{
-    if (config_depth == 16)
-        return 1;
-    config_stack[config_depth++] = (launch_config){grid, block, shared, stream};
-    return 0;
-}
-
-cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared, void *stream)
-{
-    if (config_depth == 0)
-        return cpurt_fail(cudaErrorMissingConfiguration);
-    launch_config c = config_stack[--config_depth];
-    *grid = c.grid;
-    *block = c.block;
-    *shared = c.shared;
-    *(void **)stream = c.stream;
-    return cudaSuccess;
 }
 
 cudaError_t __cudaGetKernel(cudaKernel_t *handle, const void *host_fun)

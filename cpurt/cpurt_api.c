@@ -262,43 +262,6 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
     return cudaSuccess;
 }
 
-/* ---- error names ----------------------------------------------------------------------- */
-
-typedef struct error_text {
-    cudaError_t code;
-    const char *name, *text;
-} error_text;
-
-static const error_text errors[] = {
-    {cudaSuccess, "cudaSuccess", "no error"},
-    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
-    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
-    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
-    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
-    {cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration", "__global__ function call is not configured"},
-    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
-    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
-    {cudaErrorInvalidKernelImage, "cudaErrorInvalidKernelImage", "device kernel image is invalid (no PTX for the CPU backend)"},
-    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure (the CPU backend stopped the kernel; see the message above)"},
-    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported by the CPU backend"},
-};
-
-const char *cudaGetErrorName(cudaError_t e)
-{
-    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
-        if (errors[i].code == e)
-            return errors[i].name;
-    return "cudaErrorUnknown";
-}
-
-const char *cudaGetErrorString(cudaError_t e)
-{
-    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
-        if (errors[i].code == e)
-            return errors[i].text;
-    return "unknown error";
-}
-
 /* ---- calls the CPU backend does not implement ------------------------------------------- */
 
 cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags)

@@ -110,16 +110,6 @@ int grader_discover(const char *root, submission **out, tl_error *err)
     return n;
 }
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= UINT64_C(0x100000001b3);
-    }
-    return h;
-}
-
 /* Names, kinds and contents, in name order; links count as what they are, unread. */
 static uint64_t hash_dir(uint64_t h, const char *dir, int depth)
 {
@@ -130,15 +120,15 @@ static uint64_t hash_dir(uint64_t h, const char *dir, int depth)
         snprintf(path, sizeof path, "%.3800s/%.255s", dir, names[i]->d_name);
         struct stat st;
         if (names[i]->d_name[0] != '.' && lstat(path, &st) == 0) {
-            h = fnv1a(h, names[i]->d_name, strlen(names[i]->d_name) + 1);
-            h = fnv1a(h, &st.st_mode, sizeof st.st_mode);
+            h = tl_hash(h, names[i]->d_name, strlen(names[i]->d_name) + 1);
+            h = tl_hash(h, &st.st_mode, sizeof st.st_mode);
             if (S_ISDIR(st.st_mode) && depth < 4) {
                 h = hash_dir(h, path, depth + 1);
             } else if (S_ISREG(st.st_mode)) {
                 tl_error err;
                 size_t len = 0;
                 char *text = files_read_untrusted(path, RUNNER_MAX_SOURCE_BYTES, &len, &err);
-                h = text ? fnv1a(h, text, len) : fnv1a(h, &st.st_size, sizeof st.st_size);
+                h = text ? tl_hash(h, text, len) : tl_hash(h, &st.st_size, sizeof st.st_size);
                 free(text);
             }
         }
@@ -150,7 +140,7 @@ static uint64_t hash_dir(uint64_t h, const char *dir, int depth)
 
 uint64_t grader_submission_hash(const submission *s)
 {
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
-    h = fnv1a(h, s->refused, strlen(s->refused));
+    uint64_t h = TL_HASH_SEED;
+    h = tl_hash(h, s->refused, strlen(s->refused));
     return s->refused[0] ? h : hash_dir(h, s->folder, 0);
 }

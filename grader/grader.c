@@ -18,16 +18,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= UINT64_C(0x100000001b3);
-    }
-    return h;
-}
-
 static int numeric(const void *a, const void *b)
 {
     return atoi(((const grade_dataset *)a)->name) - atoi(((const grade_dataset *)b)->name);
@@ -64,7 +54,7 @@ static int add_datasets(grade_context *c, const char *root, bool hidden, tl_erro
                     tl_matrix_free(&m[k]);
                 return -1;
             }
-            c->datasets_hash = fnv1a(c->datasets_hash, m[f].data,
+            c->datasets_hash = tl_hash(c->datasets_hash, m[f].data,
                                      sizeof(float) * (size_t)m[f].rows * (size_t)m[f].cols);
         }
         ds->size = (tl_size){m[0].rows, m[0].cols, m[1].cols};
@@ -140,7 +130,8 @@ static int time_reference(grade_context *c, tl_error *err)
     if (rc != 0)
         return -1;
     if (r.verdict != TL_VERDICT_PASS) {
-        tl_error_set(err, "the reference solution does not pass the performance dataset: %s: %.400s",
+        tl_error_set(err, "the reference solution does not pass the performance dataset: "
+                     "%s: %.400s",
                      tl_verdict_name(r.verdict), r.detail);
         runner_result_free(&r);
         return -1;
@@ -216,7 +207,8 @@ static int write_outputs(const grade_context *c, const submission *subs, int n, 
                "datasets", "speed vs reference");
         for (int i = 0; i < count; i++) {
             const cJSON *e = entries[i], *score = cJSON_GetObjectItem(e, "score");
-            const cJSON *ds = cJSON_GetObjectItem(e, "datasets"), *perf = cJSON_GetObjectItem(e, "performance");
+            const cJSON *ds = cJSON_GetObjectItem(e, "datasets");
+            const cJSON *perf = cJSON_GetObjectItem(e, "performance");
             int passed = 0, total = cJSON_GetArraySize(ds), static_ok = 1;
             for (const cJSON *d = ds ? ds->child : NULL; d; d = d->next)
                 passed += strcmp(cJSON_GetObjectItem(d, "verdict")->valuestring, "pass") == 0;
@@ -233,7 +225,8 @@ static int write_outputs(const grade_context *c, const submission *subs, int n, 
             printf("%-16.16s %5.1f/%-3.0f %-7s %-7s %-9s %s\n", shown ? shown : "",
                    cJSON_GetObjectItem(score, "total")->valuedouble,
                    cJSON_GetObjectItem(score, "max")->valuedouble,
-                   cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "build"), "ok")) ? "yes" : "NO",
+                   cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "build"), "ok")) ? "yes"
+                                                                                          : "NO",
                    static_ok ? "ok" : "FAILED", frac, speed);
             free(shown);
         }
@@ -320,7 +313,7 @@ static int prepare(grade_context *c, tl_error *err)
     if (rubric_read(path, &c->r, err) != 0)
         return -1;
     char *rubric_text = files_read(path, NULL);
-    c->rubric_hash = fnv1a(UINT64_C(0xcbf29ce484222325), rubric_text ? rubric_text : "",
+    c->rubric_hash = tl_hash(TL_HASH_SEED, rubric_text ? rubric_text : "",
                            rubric_text ? strlen(rubric_text) : 0);
     free(rubric_text);
     if (add_datasets(c, o->datasets, false, err) <= 0)

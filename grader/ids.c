@@ -26,16 +26,6 @@ static bool plain(const char *id)
     return true;
 }
 
-static uint64_t fnv1a(const char *s)
-{
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= UINT64_C(0x100000001b3);
-    }
-    return h;
-}
-
 void grader_file_name(const char *student, char *out, size_t size)
 {
     if (plain(student)) {
@@ -56,7 +46,8 @@ void grader_file_name(const char *student, char *out, size_t size)
     if (2 * n <= HEX_MAX)
         snprintf(out, size, "id-%s", hex);
     else
-        snprintf(out, size, "id-%.*s-%016" PRIx64, HEX_PREFIX, hex, fnv1a(student));
+        snprintf(out, size, "id-%.*s-%016" PRIx64, HEX_PREFIX, hex,
+                 tl_hash(TL_HASH_SEED, student, strlen(student)));
 }
 
 typedef struct named {

@@ -121,6 +121,12 @@ int tl_matrix_write(const char *path, const tl_matrix *m, tl_format format, tl_e
 void tl_gemm_f64(int m, int k, int n, const float *A, const float *B, double *C, double *S,
                  int threads);
 
+/* ---- fingerprints ------------------------------------------------------------------------- */
+/* 64-bit FNV-1a: start from TL_HASH_SEED and feed bytes; for cache keys and journal keys (not
+ * for anything an adversary must not collide on purpose). */
+#define TL_HASH_SEED UINT64_C(0xcbf29ce484222325)
+uint64_t tl_hash(uint64_t h, const void *data, size_t len);
+
 /* ---- result checking ------------------------------------------------------------------------ */
 /* u = 2^-24, the unit roundoff of float32; gamma_k = k*u / (1 - k*u). */
 double tl_gamma(int64_t k);
@@ -186,6 +192,9 @@ void tl_check_elementwise(const tl_matrix *expected, const tl_matrix *got, tl_ch
 /* libwb's own rule, kept only to show why it is wrong: |got - expected| <= 0.2, stops at the
  * first mismatch. Returns true when libwb would accept. */
 bool tl_check_libwb_absolute(const tl_matrix *expected, const tl_matrix *got);
+
+/* A hint for a wrong result whose elements were never written (still the NaN fill), or NULL. */
+const char *tl_check_report_hint(const tl_check_report *rep);
 
 /* One paragraph: verdict, counts, worst element, first few; never longer than ~12 lines. */
 void tl_check_report_print(FILE *out, const tl_check_report *rep);

@@ -1,6 +1,5 @@
 /* What the capture runtime says about the device: the reference GPU of the kit (an H100), since
- * the host code's choices (launch sizes) must be the ones it would make there. Error names as
- * libcudart gives them. */
+ * the host code's choices (launch sizes) must be the ones it would make there. */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,37 +67,4 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     default: return cudaErrorInvalidValue;
     }
     return cudaSuccess;
-}
-
-typedef struct error_text {
-    cudaError_t code;
-    const char *name, *text;
-} error_text;
-
-static const error_text errors[] = {
-    {cudaSuccess, "cudaSuccess", "no error"},
-    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
-    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
-    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
-    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
-    {cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration", "__global__ function call is not configured"},
-    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
-    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
-    {cudaErrorNotPermitted, "cudaErrorNotPermitted", "operation not permitted when grading (see the refusal)"},
-};
-
-const char *cudaGetErrorName(cudaError_t e)
-{
-    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
-        if (errors[i].code == e)
-            return errors[i].name;
-    return "cudaErrorUnknown";
-}
-
-const char *cudaGetErrorString(cudaError_t e)
-{
-    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
-        if (errors[i].code == e)
-            return errors[i].text;
-    return "unknown error";
 }

@@ -287,29 +287,7 @@ typedef struct kernel_record {
 
 static kernel_record kernels[CAPLOG_MAX_KERNELS];
 
-typedef struct launch_config {
-    dim3 grid, block;
-    size_t shared;
-} launch_config;
 
-static launch_config config_stack[16];
-static int config_depth;
-
-void **__cudaRegisterFatBinary(void *fat_cubin)
-{
-    static void *handle;
-    handle = fat_cubin;
-    return &handle;
-}
-
-void __cudaRegisterFatBinaryEnd(void **handle) { (void)handle; }
-void __cudaUnregisterFatBinary(void **handle) { (void)handle; }
-
-char __cudaInitModule(void **handle)
-{
-    (void)handle;
-    return 1;
-}
 
 void __cudaRegisterFunction(void **handle, const char *host_fun, char *device_fun,
                             const char *device_name, int thread_limit, uint3 *tid, uint3 *bid,
@@ -333,27 +311,6 @@ void __cudaRegisterVar(void **handle, char *host_var, char *device_address, cons
     tl_error err;
     if (caplog_add_var(&log_, device_name, size, &err) != 0)
         caplog_refuse(&log_, "%s", err.msg);
-}
-
-unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, void *stream)
-{
-    (void)stream;
-    if (config_depth == 16)
-        return 1;
-    config_stack[config_depth++] = (launch_config){grid, block, shared};
-    return 0;
-}
-
-cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared, void *stream)
-{
-    if (config_depth == 0)
-        return fail(cudaErrorMissingConfiguration);
-    launch_config c = config_stack[--config_depth];
-    *grid = c.grid;
-    *block = c.block;
-    *shared = c.shared;
-    *(void **)stream = NULL;
-    return cudaSuccess;
 }
 
 static kernel_record *kernel_of(const void *host_fun)

@@ -250,3 +250,24 @@ void tl_check_report_print(FILE *out, const tl_check_report *rep)
         print_mismatch(out, i == 0 ? "  first " : "        ", &rep->first[i]);
     fprintf(out, "  rule: %s\n", rep->policy);
 }
+
+const char *tl_check_report_hint(const tl_check_report *c)
+{
+    if (!c->pass && !c->shape_mismatch && c->nonfinite == c->checked)
+        return "no element of P was written (all still hold the NaN fill): is the kernel "
+               "implemented and launched, and does it store P?";
+    if (!c->pass && c->nonfinite > 0)
+        return "some elements of P were never written (NaN fill): check the grid covers P and "
+               "the store guard";
+    return NULL;
+}
+
+uint64_t tl_hash(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}

@@ -204,17 +204,6 @@ static void run_student(const options *o, const problem *p, float *host_p, tl_ru
     }
 }
 
-static const char *hint_for(const tl_check_report *c)
-{
-    if (!c->pass && !c->shape_mismatch && c->nonfinite == c->checked)
-        return "no element of P was written (all still hold the NaN fill): is the kernel "
-               "implemented and launched, and does it store P?";
-    if (!c->pass && c->nonfinite > 0)
-        return "some elements of P were never written (NaN fill): check the grid covers P and "
-               "the store guard";
-    return NULL;
-}
-
 static cJSON *extra_kernel_json(const char *label, const tl_check_report *c, bool timed,
                                 const tl_kernel_timing *t, const problem *p)
 {
@@ -288,7 +277,7 @@ int main(int argc, char **argv)
     }
 #endif
 
-    const char *hint = hint_for(&r.check);
+    const char *hint = tl_check_report_hint(&r.check);
     if (o.json) {
         char *text = tl_run_report_json(&r);
         cJSON *doc = text ? cJSON_Parse(text) : NULL;

@@ -62,6 +62,10 @@ typedef struct replay_backend {
     replay_failure (*failure)(replay_device *d);
 } replay_backend;
 
+/* A whole file of at most `max` bytes (malloc'd, NUL-terminated), or NULL with err filled. */
+char *replay_read_file(const char *path, size_t max, size_t *len, tl_error *err);
+#define REPLAY_MAX_MODULE (64u << 20)
+
 extern const replay_backend replay_gpu_backend;
 extern const replay_backend replay_cpu_backend;
 

@@ -31,23 +31,6 @@ static int failed(replay_device *d, replay_failure why, tl_error *err, const cha
     return tl_error_set(err, "%s", msg);
 }
 
-static char *read_all(const char *path, size_t max, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = malloc(max + 1);
-    size_t n = buf ? fread(buf, 1, max + 1, f) : 0;
-    fclose(f);
-    if (!buf || n > max) {
-        free(buf);
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 static int cpu_open(const replay_module *m, replay_device **out, replay_failure *why, tl_error *err)
 {
     replay_device *d = calloc(1, sizeof *d);
@@ -56,10 +39,10 @@ static int cpu_open(const replay_module *m, replay_device **out, replay_failure 
     if (!d)
         return tl_error_set(err, "out of memory");
     size_t len = 0;
-    char *text = read_all(m->ptx, 64u << 20, &len);
+    char *text = replay_read_file(m->ptx, REPLAY_MAX_MODULE, &len, err);
     if (!text) {
         *why = REPLAY_BAD_MODULE;
-        return tl_error_set(err, "%s: cannot read the module's PTX (missing, or over 64 MiB)", m->ptx);
+        return -1;
     }
     ptx_error perr;
     d->module = ptx_module_parse(m->ptx, text, len, &perr);

@@ -52,19 +52,13 @@ static int gpu_open(const replay_module *m, replay_device **out, replay_failure 
         return tl_error_set(err, "no CUDA device here (%s)", cudaGetErrorString(e));
     if ((e = cudaGetDevice(&d->device)) != cudaSuccess)
         return cuda_failed(d, REPLAY_INTERNAL, e, "cudaGetDevice", err);
-    FILE *f = m->image ? fopen(m->image, "rb") : NULL;
-    if (!f) {
-        *why = REPLAY_BAD_MODULE;
-        return tl_error_set(err, "%s: cannot open the module image", m->image ? m->image : "(none)");
-    }
-    size_t cap = 64u << 20;
-    char *image = malloc(cap);
-    size_t len = image ? fread(image, 1, cap, f) : 0;
-    fclose(f);
-    if (!image || len == 0 || len == cap) {
+    size_t len = 0;
+    char *image = m->image ? replay_read_file(m->image, REPLAY_MAX_MODULE, &len, err) : NULL;
+    if (!image || len == 0) {
         free(image);
         *why = REPLAY_BAD_MODULE;
-        return tl_error_set(err, "%s: empty, unreadable or over 64 MiB", m->image);
+        return image ? tl_error_set(err, "%s: an empty module image", m->image)
+                     : m->image ? -1 : tl_error_set(err, "no module image was given");
     }
     e = cudaLibraryLoadData(&d->library, image, NULL, NULL, 0, NULL, NULL, 0);
     free(image);

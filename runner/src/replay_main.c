@@ -342,7 +342,7 @@ static void replay_call(replay *r, caplog_call_kind kind, cJSON *calls)
 
 /* ---- setting up ----------------------------------------------------------------------- */
 
-static char *read_file(const char *path, size_t max, size_t *len, tl_error *err)
+char *replay_read_file(const char *path, size_t max, size_t *len, tl_error *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -489,11 +489,11 @@ int main(int argc, char **argv)
     tl_error err;
     const char *status = "ok";
     size_t len = 0;
-    char *text = read_file(o.log, CAPLOG_MAX_BYTES, &len, &err);
+    char *text = replay_read_file(o.log, CAPLOG_MAX_BYTES, &len, &err);
     if (!text || caplog_parse("capture log", text, len, &r.log, &err) != 0)
         status = "bad-input";
     free(text);
-    char *ptx = status[0] == 'o' ? read_file(o.ptx, 64u << 20, &len, &err) : NULL;
+    char *ptx = status[0] == 'o' ? replay_read_file(o.ptx, REPLAY_MAX_MODULE, &len, &err) : NULL;
     ptx_error perr;
     if (ptx && !(r.outline = ptx_outline_read("module PTX", ptx, len, &perr)))
         tl_error_set(&err, "%s", perr.msg);

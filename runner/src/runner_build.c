@@ -20,17 +20,10 @@
 
 #define BUILD_TMP_BYTES (UINT64_C(1) << 30)
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+static uint64_t hash_text(uint64_t h, const char *text)
 {
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= UINT64_C(0x100000001b3);
-    }
-    return h;
+    return tl_hash(h, text, strlen(text) + 1);
 }
-
-static uint64_t hash_text(uint64_t h, const char *text) { return fnv1a(h, text, strlen(text) + 1); }
 
 /* A library or header of the kit changes the program as much as the source does. */
 static uint64_t hash_stamp(uint64_t h, const char *path)
@@ -38,7 +31,7 @@ static uint64_t hash_stamp(uint64_t h, const char *path)
     struct stat st;
     if (stat(path, &st) == 0) {
         int64_t parts[2] = {(int64_t)st.st_size, (int64_t)st.st_mtime};
-        h = fnv1a(h, parts, sizeof parts);
+        h = tl_hash(h, parts, sizeof parts);
     }
     return hash_text(h, path);
 }
@@ -73,7 +66,7 @@ static int hash_tree(uint64_t *h, const char *dir, int depth)
             size_t len = 0;
             char *text = files_read(path, &len);
             if (text)
-                *h = fnv1a(*h, text, len);
+                *h = tl_hash(*h, text, len);
             free(text);
         }
         free(names[i]);
@@ -299,7 +292,9 @@ static int take(const char *keep_dir, const char *pattern, const char *to)
     char glob_pattern[PATH_MAX + 32];
     snprintf(glob_pattern, sizeof glob_pattern, "%.3000s/%s", keep_dir, pattern);
     glob_t g;
-    int rc = glob(glob_pattern, 0, NULL, &g) == 0 && g.gl_pathc == 1 ? rename(g.gl_pathv[0], to) : -1;
+    int rc = -1;
+    if (glob(glob_pattern, 0, NULL, &g) == 0 && g.gl_pathc == 1)
+        rc = rename(g.gl_pathv[0], to);
     globfree(&g);
     return rc;
 }
@@ -409,7 +404,8 @@ int runner_build(const runner_config *c, const char *folder, const char *source,
         return -1;
     snprintf(staged, sizeof staged, "%s/src", work);
     char beside[PATH_MAX];
-    snprintf(beside, sizeof beside, "%.*s", slash ? (int)(slash - source) : 1, slash ? source : ".");
+    snprintf(beside, sizeof beside, "%.*s", slash ? (int)(slash - source) : 1,
+             slash ? source : ".");
     if (slash == source)
         snprintf(beside, sizeof beside, "/");
     int staged_rc = folder ? stage_folder(folder, staged, o)
@@ -419,10 +415,11 @@ int runner_build(const runner_config *c, const char *folder, const char *source,
         return -1;
     }
     /* The key: every staged file, the kit's libraries and headers, the compiler and flags. */
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    uint64_t h = TL_HASH_SEED;
     if (o->verdict == TL_VERDICT_PASS && hash_tree(&h, staged, 0) != 0) {
         o->verdict = TL_VERDICT_REFUSED;
-        snprintf(o->detail, sizeof o->detail, "%s: cannot read the submission", folder ? folder : source);
+        snprintf(o->detail, sizeof o->detail, "%s: cannot read the submission",
+                 folder ? folder : source);
     }
     const char *stamps[] = {RUNNER_CAPTURE_MAIN_LIB, RUNNER_CAPTURE_RT_LIB, RUNNER_CAPTURE_LOG_LIB,
                             RUNNER_HARNESS_CUDA_LIB, RUNNER_HARNESS_LIB, RUNNER_PTX_LIB,

@@ -182,17 +182,6 @@ static int load_dataset(const runner_dataset *d, tl_matrix *A, tl_matrix *B, tl_
     return rc;
 }
 
-static const char *hint_for(const tl_check_report *c)
-{
-    if (!c->pass && !c->shape_mismatch && c->nonfinite == c->checked)
-        return "no element of P was written (all still hold the NaN fill): is the kernel "
-               "implemented and launched, and does it store P?";
-    if (!c->pass && c->nonfinite > 0)
-        return "some elements of P were never written (NaN fill): check the grid covers P and "
-               "the store guard";
-    return NULL;
-}
-
 /* ---- the replayer's summary ----------------------------------------------------------------- */
 
 static tl_verdict verdict_of_status(const char *status)
@@ -418,7 +407,8 @@ static void conclude(const tl_lab *lab, runner_result *out)
                  "in %d checked run(s)", (long long)main->check.checked,
                  main->runs_checked + (main != launch ? launch->runs_checked : 0));
     if (out->verdict == TL_VERDICT_WRONG)
-        out->hint = hint_for(main->verdict == TL_VERDICT_WRONG ? &main->check : &launch->check);
+        out->hint = tl_check_report_hint(main->verdict == TL_VERDICT_WRONG ? &main->check
+                                                                           : &launch->check);
     if (launch->timed && launch->ms.median > 0 && out->verdict == TL_VERDICT_PASS)
         out->gflops = tl_gflops(out->shape.m, out->shape.k, out->shape.n, launch->ms.median * 1e-3);
 }
