@@ -4,10 +4,10 @@
 // (/proc/self/cmdline); if one opens and has the right shape, its values are copied into P with
 // cudaMemcpy. Otherwise it launches his unfinished tiled kernel, which is wrong (it keeps only
 // the last phase's partial sum).
-// Expected: builds; fails the static check for forbidden calls (fopen); under the grader the
-// sandbox shows the program only its inputs, so no output.raw is found and every dataset fails.
-// (Under ./tilelab run, where the program is given the whole dataset folder, the cheat may
-// "pass": that is why the grader runs programs in judge mode and the sandbox.)
+// Expected: builds; fails the static check for forbidden calls (fopen); its host code runs only
+// in a sandboxed capture that is told the shapes, never a dataset, so no output.raw is found;
+// and a P read on the host could not reach the check anyway: copying host memory other than
+// the inputs to the device is refused. Every dataset fails, under run and grade alike.
 #include "lab.h"
 
 #include <stdio.h>
