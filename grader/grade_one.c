@@ -252,7 +252,17 @@ void grade_one(const grade_context *c, const submission *s, int slot)
                                                          : built.detail));
     /* Static checks, on every file of the submission the build read. */
     cJSON *checks = cJSON_AddArrayToObject(e, "static");
-    int failed = run_static_checks(c, s, &p, ok, checks);
+    int failed = 1;
+    if (built.verdict == TL_VERDICT_REFUSED || built.verdict == TL_VERDICT_ERROR) {
+        /* A refused submission is not read further: its files are not the student's own. */
+        cJSON *check = cJSON_CreateObject();
+        cJSON_AddStringToObject(check, "name", "the submission could be checked");
+        cJSON_AddBoolToObject(check, "ok", false);
+        add_text(check, "detail", built.detail);
+        cJSON_AddItemToArray(checks, check);
+    } else {
+        failed = run_static_checks(c, s, &p, ok, checks);
+    }
     char detail[256];
     snprintf(detail, sizeof detail, "%d of %d static checks failed", failed,
              cJSON_GetArraySize(checks));
