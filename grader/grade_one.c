@@ -150,14 +150,14 @@ static cJSON *dataset_json(const grade_dataset *d, tl_verdict v, const char *det
  * grading, against the reference timed the same way in the same grading. */
 static cJSON *performance(const grade_context *c, const runner_config *cfg,
                           const runner_program *p, const runner_capture *cap, bool captured,
-                          cJSON *e)
+                          tl_verdict not_run, cJSON *e)
 {
     const rubric *r = &c->r;
     double student_ms = 0;
     char detail[900] = "";
     runner_result res;
     memset(&res, 0, sizeof res);
-    res.verdict = TL_VERDICT_REFUSED;
+    res.verdict = not_run; /* why it was not run: the build's or the capture's verdict */
     tl_error err;
     if (captured) {
         runner_replay_opts opts = {.time = true};
@@ -321,7 +321,7 @@ void grade_one(const grade_context *c, const submission *s, int slot)
                                          d->hidden ? r->hidden_visibility : "visible", out_text));
         runner_result_free(&res);
     }
-    cJSON_AddItemToArray(items, performance(c, &cfg, &p, &cap, replayable, e));
+    cJSON_AddItemToArray(items, performance(c, &cfg, &p, &cap, replayable, captured.verdict, e));
     if (have_capture)
         runner_capture_free(&cap);
     runner_outcome_free(&built);

@@ -26,6 +26,8 @@ static void judge_exit(const runner_config *c, const proc_result *r, const caplo
 {
     char line[300];
     first_line(r->err, line, sizeof line);
+    /* In a sandbox the program is bubblewrap's child: a signal shows as status 128 + signal. */
+    int signal = r->signal ? r->signal : c->sandbox && r->exit_code > 128 ? r->exit_code - 128 : 0;
     for (int i = 0; partial && i < partial->ncalls; i++) {
         if (partial->calls[i].refused[0]) {
             o->verdict = TL_VERDICT_REFUSED;
@@ -39,9 +41,9 @@ static void judge_exit(const runner_config *c, const proc_result *r, const caplo
                  "captured (an endless loop on the host?)", c->capture_timeout_s);
     } else {
         o->verdict = TL_VERDICT_CRASH;
-        if (r->signal)
+        if (signal)
             snprintf(o->detail, sizeof o->detail, "the host code was killed by signal %d (%s)%s%s",
-                     r->signal, r->signal == 11 ? "a segmentation fault: host code cannot touch "
+                     signal, signal == 11 ? "a segmentation fault: host code cannot touch "
                      "device memory" : "a fault or a limit", line[0] ? ": " : "", line);
         else
             snprintf(o->detail, sizeof o->detail, "the host code ended the program (exit status "

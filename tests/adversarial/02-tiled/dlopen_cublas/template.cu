@@ -1,0 +1,45 @@
+// Loads cuBLAS with dlopen (no cublas call in its code for the static check to see) and tries
+// to call cublasSgemm. The capture has no GPU and no library reaches the replay.
+// Must get: wrong or crash on every dataset; never pass.
+#include "lab.h"
+
+#define TILE 16
+
+__global__ void tiled(const float *M, const float *N, float *P, int W)
+{
+    __shared__ float a[TILE][TILE], b[TILE][TILE];
+    int r = blockIdx.y * TILE + threadIdx.y, c = blockIdx.x * TILE + threadIdx.x;
+    float acc = 0;
+    for (int p = 0; p < (W + TILE - 1) / TILE; p++) {
+        int mc = p * TILE + threadIdx.x, nr = p * TILE + threadIdx.y;
+        a[threadIdx.y][threadIdx.x] = r < W && mc < W ? M[r * W + mc] : 0;
+        b[threadIdx.y][threadIdx.x] = nr < W && c < W ? N[nr * W + c] : 0;
+        __syncthreads();
+        for (int e = 0; e < TILE; e++)
+            acc += a[threadIdx.y][e] * b[e][threadIdx.x];
+        __syncthreads();
+    }
+    if (r < W && c < W)
+        P[r * W + c] = acc;
+}
+
+static dim3 grid_of(int W) { return dim3((W + TILE - 1) / TILE, (W + TILE - 1) / TILE); }
+
+#include <dlfcn.h>
+#include <stdio.h>
+
+void launch_matmul(const float *M, const float *N, float *P, int j, int k, int l)
+{
+    (void)M, (void)N, (void)P, (void)j, (void)l;
+    void *lib = dlopen("libcubl" "as.so", RTLD_NOW);
+    if (!lib)
+        lib = dlopen("libcubl" "as.so.13", RTLD_NOW);
+    fprintf(stderr, "dlopen: %s\n", lib ? "loaded" : dlerror());
+    typedef int (*create_fn)(void **);
+    create_fn create = lib ? (create_fn)dlsym(lib, "cubl" "asCreate_v2") : 0;
+    void *handle = 0;
+    if (create)
+        fprintf(stderr, "create: %d\n", create(&handle));
+    if (0)
+        tiled<<<grid_of(k), dim3(TILE, TILE)>>>(M, N, P, k);
+}

@@ -1,0 +1,56 @@
+// Legitimate: its own scratch buffer (cudaMalloc), a transpose kernel, then a multiply that reads
+// the transposed N, and cudaFree. Must not be refused.
+// Must get: every dataset pass; performance points.
+#include "lab.h"
+
+#define TILE 16
+
+__global__ void tiled(const float *M, const float *N, float *P, int W)
+{
+    __shared__ float a[TILE][TILE], b[TILE][TILE];
+    int r = blockIdx.y * TILE + threadIdx.y, c = blockIdx.x * TILE + threadIdx.x;
+    float acc = 0;
+    for (int p = 0; p < (W + TILE - 1) / TILE; p++) {
+        int mc = p * TILE + threadIdx.x, nr = p * TILE + threadIdx.y;
+        a[threadIdx.y][threadIdx.x] = r < W && mc < W ? M[r * W + mc] : 0;
+        b[threadIdx.y][threadIdx.x] = nr < W && c < W ? N[nr * W + c] : 0;
+        __syncthreads();
+        for (int e = 0; e < TILE; e++)
+            acc += a[threadIdx.y][e] * b[e][threadIdx.x];
+        __syncthreads();
+    }
+    if (r < W && c < W)
+        P[r * W + c] = acc;
+}
+
+static dim3 grid_of(int W) { return dim3((W + TILE - 1) / TILE, (W + TILE - 1) / TILE); }
+
+__global__ void transpose(const float *N, float *T, int W)
+{
+    int r = blockIdx.y * TILE + threadIdx.y, c = blockIdx.x * TILE + threadIdx.x;
+    if (r < W && c < W)
+        T[c * W + r] = N[r * W + c];
+}
+
+__global__ void with_transposed(const float *M, const float *T, float *P, int W)
+{
+    int r = blockIdx.y * TILE + threadIdx.y, c = blockIdx.x * TILE + threadIdx.x;
+    if (r < W && c < W) {
+        float s = 0;
+        for (int e = 0; e < W; e++)
+            s += M[r * W + e] * T[c * W + e];
+        P[r * W + c] = s;
+    }
+}
+
+void launch_matmul(const float *M, const float *N, float *P, int j, int k, int l)
+{
+    (void)j, (void)l;
+    float *T = 0;
+    cudaMalloc((void **)&T, (size_t)k * k * sizeof(float));
+    transpose<<<grid_of(k), dim3(TILE, TILE)>>>(N, T, k);
+    with_transposed<<<grid_of(k), dim3(TILE, TILE)>>>(M, T, P, k);
+    cudaFree(T);
+    if (0)
+        tiled<<<grid_of(k), dim3(TILE, TILE)>>>(M, N, P, k);
+}

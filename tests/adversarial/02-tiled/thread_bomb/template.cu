@@ -1,0 +1,51 @@
+// Starts threads until it cannot (a process bomb without fork), then launches a correct kernel.
+// Its slot's process limit stops it; classmates graded at the same time are not touched.
+// Must get: every dataset pass (it carries on); it reports fewer than 100 threads started.
+#include "lab.h"
+
+#define TILE 16
+
+__global__ void tiled(const float *M, const float *N, float *P, int W)
+{
+    __shared__ float a[TILE][TILE], b[TILE][TILE];
+    int r = blockIdx.y * TILE + threadIdx.y, c = blockIdx.x * TILE + threadIdx.x;
+    float acc = 0;
+    for (int p = 0; p < (W + TILE - 1) / TILE; p++) {
+        int mc = p * TILE + threadIdx.x, nr = p * TILE + threadIdx.y;
+        a[threadIdx.y][threadIdx.x] = r < W && mc < W ? M[r * W + mc] : 0;
+        b[threadIdx.y][threadIdx.x] = nr < W && c < W ? N[nr * W + c] : 0;
+        __syncthreads();
+        for (int e = 0; e < TILE; e++)
+            acc += a[threadIdx.y][e] * b[e][threadIdx.x];
+        __syncthreads();
+    }
+    if (r < W && c < W)
+        P[r * W + c] = acc;
+}
+
+static dim3 grid_of(int W) { return dim3((W + TILE - 1) / TILE, (W + TILE - 1) / TILE); }
+
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static void *sleeper(void *arg)
+{
+    (void)arg;
+    sleep(60);
+    return NULL;
+}
+
+void launch_matmul(const float *M, const float *N, float *P, int j, int k, int l)
+{
+    (void)j, (void)l;
+    static int started = -1;
+    if (started < 0) {
+        started = 0;
+        pthread_t t;
+        while (started < 5000 && pthread_create(&t, NULL, sleeper, NULL) == 0)
+            started++;
+        printf("threads started: %d\n", started);
+    }
+    tiled<<<grid_of(k), dim3(TILE, TILE)>>>(M, N, P, k);
+}

@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# Grades the adversarial class (README.md beside this file) and checks that every submission
+# gets exactly the grade it must.
+#   grade_adversarial.sh CLI KIT_ROOT        ($TILELAB_BACKEND: cpu (default) or gpu)
+# Some cases cannot live in git (links, a FIFO, odd folder names, a source over 1 MiB): they are
+# made here, in a copy of the class.
+set -u
+cli="$1" root="$2"
+backend="${TILELAB_BACKEND:-cpu}"
+export TILELAB_ROOT="$root"
+work="$(mktemp -d)"
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+class="$work/class" out="$work/out"
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+
+# ---- the class: the files in git, and the cases made here ------------------------------------
+cp -r "$root/tests/adversarial/02-tiled" "$class"
+control="$class/alice_control"
+make_copy() { mkdir -p "$class/$1" && cp "$control/template.cu" "$class/$1/"; }
+make_copy symlink_inside && ln -s /etc/passwd "$class/symlink_inside/notes.txt"
+mkdir -p "$class/symlink_template" && ln -s ../alice_control/template.cu "$class/symlink_template/template.cu"
+ln -s alice_control "$class/symlink_folder"
+make_copy fifo_inside && mkfifo "$class/fifo_inside/pipe"
+make_copy big_source && head -c 1200000 /dev/zero | tr '\0' '/' >>"$class/big_source/template.cu"
+make_copy deep_folders && mkdir -p "$class/deep_folders/a/b/c/d/e/f" && echo "// deep" >"$class/deep_folders/a/b/c/d/e/f/x.h"
+# A NUL byte: nvcc skips it, a reader that stops there would not see what follows.
+make_copy nul_byte && printf '\0\nstatic void hidden(void) { (void)fopen("/etc/passwd", "r"); }\n' >>"$class/nul_byte/template.cu"
+esc_id=$'esc\x1b[31mred'
+formula_id='=HYPERLINK("mailto:x@example.com","grade")'
+long_a="$(printf 'l%.0s' $(seq 1 249))a" long_b="$(printf 'l%.0s' $(seq 1 249))b"
+for id in "$esc_id" "$formula_id" "$long_a" "$long_b"; do make_copy "$id"; done
+
+# ---- grade, with a secret in the environment and on standard input -----------------------------
+secret="tilelab-secret-$$-$RANDOM"
+mkdir -p "$work/datasets" && cp -r "$root"/datasets/02-tiled/{0,1,2} "$work/datasets/"
+perf=64
+[ "$backend" = gpu ] && perf=256
+start=$(date +%s)
+echo "$secret" | TILELAB_SECRET_TOKEN="$secret" "$cli" grade "$class" --lab 02 --backend "$backend" \
+  --datasets "$work/datasets" --perf-size "$perf" --timeout 10 --jobs 2 --out "$out" \
+  >"$work/stdout" 2>"$work/stderr" || { cat "$work/stderr"; echo "FAIL: grade exited $?"; exit 1; }
+cat "$work/stdout"
+echo "graded in $(($(date +%s) - start)) s"
+
+# ---- what each must get ------------------------------------------------------------------------
+gb="$out/gradebook.csv"
+journal() { # the journal file of a plain id
+  echo "$out/journal/$1.json"
+}
+col() { # col STUDENT COLUMN: a gradebook cell of a plain id
+  awk -F, -v s="$1" -v c="$2" '{ sub(/\r$/, "") } NR==1 { for (i = 1; i <= NF; i++) if ($i == c) k = i }
+                               $1 == s { print $k }' "$gb"
+}
+verdicts() { # the verdicts of a journal's datasets, in order
+  awk '/"datasets":/ { on = 1 } /"performance":/ { on = 0 } on' "$1" |
+    grep -o '"verdict":[[:space:]]*"[a-z-]*"' | sed 's/.*"\([a-z-]*\)"$/\1/' | tr '\n' ' ' | sed 's/ $//'
+}
+# expect ID COMPILE STATIC VERDICTS-REGEX PERF(yes|no)
+expect() {
+  local id="$1" compile="$2" static="$3" want="$4" perf="$5" j v p
+  j="$(journal "$id")"
+  [ -f "$j" ] || { fail "$id: no journal entry"; return; }
+  [ "$(col "$id" compile)" = "$compile" ] || fail "$id: compile $(col "$id" compile), expected $compile"
+  [ "$(col "$id" 'static checks')" = "$static" ] || fail "$id: static $(col "$id" 'static checks'), expected $static"
+  v="$(verdicts "$j")"
+  echo "$v" | grep -Eqx "$want" || fail "$id: datasets \"$v\", expected /$want/"
+  p="$(col "$id" performance)"
+  if [ "$perf" = yes ]; then
+    awk -v p="$p" 'BEGIN { exit !(p > 0) }' || fail "$id: no performance points"
+  else
+    [ "$p" = 0 ] || fail "$id: performance $p, expected 0"
+  fi
+}
+all() { echo "$1 $1 $1"; } # the same verdict on the three datasets
+never_pass='(crash|wrong|refused) (crash|wrong|refused) (crash|wrong|refused)'
+
+expect alice_control 10 10 "$(all pass)" yes
+expect fake_timing 10 0 "$(all pass)" yes
+grep -q 'fopen()/open() (helper.h:' "$(journal fake_timing)" || fail "fake_timing: the forbidden call must be found in helper.h"
+expect host_compute 10 10 "$(all refused)" no
+grep -q 'host memory that is not an input' "$(journal host_compute)" || fail "host_compute: the refusal must say why"
+expect host_cache 10 10 "$(all pass)" yes
+expect device_cache 10 10 "$(all pass)" yes
+expect embed_answer 10 10 "pass wrong wrong" no
+expect exit_second_call 10 10 "$(all crash)" no
+expect exit_first_call 10 10 "$(all crash)" no
+expect unlink_files 10 10 "$(all pass)" yes
+expect include_passwd 0 10 "$(all build-failed)" no
+expect include_dev_zero 0 10 "$(all build-failed)" no
+expect include_escape 0 10 "$(all build-failed)" no
+expect environment 10 10 "$(all pass)" yes
+expect thread_bomb 10 10 "$(all pass)" yes
+started="$(grep -o 'threads started: [0-9]*' "$(journal thread_bomb)" | grep -o '[0-9]*$')"
+[ -n "$started" ] && [ "$started" -lt 100 ] || fail "thread_bomb: ${started:-?} threads started, the slot's limit should stop it under 100"
+expect host_sleeps 10 10 "$(all timeout)" no
+expect stdout_flood 10 10 "$(all pass)" yes
+expect escape_sequences 10 10 "$(all pass)" yes
+expect syncthreads_in_string 10 0 "$(all pass)" yes
+expect printf_forgery 10 10 "$(all wrong)" no
+expect host_pointer 10 10 "$never_pass" no
+expect scan_memory 10 10 "$never_pass" no
+expect ld_const_anywhere 10 10 "$never_pass" no
+expect memcpy_to_symbol 10 10 "$(all refused)" no
+expect managed_memory 10 10 "$(all refused)" no
+expect huge_malloc 10 10 "$(all refused)" no
+expect many_launches 10 10 "$(all refused)" no
+expect dlopen_cublas 10 10 "$never_pass" no
+expect overwrite_input 10 10 "$(all wrong)" no
+expect legit_scratch 10 10 "$(all pass)" yes
+expect legit_streams_events 10 10 "$(all pass)" yes
+expect legit_memset 10 10 "$(all pass)" yes
+expect touch_device_memory 10 10 "$(all crash)" no
+grep -q 'segmentation fault' "$(journal touch_device_memory)" || fail "touch_device_memory: the crash must say segmentation fault"
+expect wrong_parameters 10 10 "$never_pass" no
+if [ "$backend" = cpu ]; then
+  # The interpreter checks every access: these stop the kernel (a GPU may only read garbage).
+  expect host_pointer 10 10 "$(all crash)" no
+  expect scan_memory 10 10 "$(all crash)" no
+  expect ld_const_anywhere 10 10 "$(all crash)" no
+fi
+for id in symlink_inside symlink_template symlink_folder fifo_inside big_source deep_folders; do
+  expect "$id" 0 0 "$(all refused)" no
+done
+grep -q 'symbolic link' "$(journal symlink_template)" || fail "symlink_template: the refusal must name the link"
+grep -q 'FIFO' "$(journal fifo_inside)" || fail "fifo_inside: the refusal must name the FIFO"
+expect nul_byte 10 0 "$(all pass)" yes
+
+# ---- the odd ids: each graded on its own, every output inert -------------------------------------
+for id in "$esc_id" "$formula_id"; do
+  name="id-$(printf '%s' "$id" | od -An -tx1 | tr -d ' \n')"
+  [ -f "$out/journal/$name.json" ] || { fail "no journal entry $name for id $(printf %q "$id")"; continue; }
+  [ "$(verdicts "$out/journal/$name.json")" = "pass pass pass" ] || fail "id $(printf %q "$id"): $(verdicts "$out/journal/$name.json")"
+  [ -f "$out/results/$name/results.json" ] && [ -f "$out/feedback/$name.txt" ] || fail "id $(printf %q "$id"): no results of its own"
+done
+# The two long ids share their first 249 bytes: two entries all the same, each with its results.
+prefix="id-$(printf '%s' "${long_a:0:40}" | od -An -tx1 | tr -d ' \n')"
+long_names="$(ls "$out/journal" | grep "^$prefix" | sed 's/\.json$//')"
+[ "$(echo "$long_names" | wc -w)" = 2 ] || fail "the two long ids: entries $(echo $long_names)"
+for name in $long_names; do
+  [ "$(verdicts "$out/journal/$name.json")" = "pass pass pass" ] || fail "$name: $(verdicts "$out/journal/$name.json")"
+  [ -f "$out/results/$name/results.json" ] || fail "$name: no results of its own"
+done
+[ "$(ls "$out/results" | wc -l)" = "$(ls "$out/journal" | wc -l)" ] || fail "results and journal entries differ in number"
+
+# ---- what must appear nowhere --------------------------------------------------------------------
+grep -rlF "$secret" "$out" && fail "the grader's secret reached the outputs"
+grep -rl 'root:x:0:0' "$out" && fail "a line of /etc/passwd reached the outputs"
+grep -l $'\x1b' "$gb" "$out"/feedback/* "$out/report.html" && fail "an escape byte in the outputs"
+grep -Eq '(^|,)"?[=+@-]' "$gb" && fail "a gradebook cell starts like a formula"
+if command -v python3 >/dev/null; then
+  for r in "$out"/results/*/results.json; do
+    python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$r" 2>/dev/null ||
+      fail "$r is not valid UTF-8 JSON"
+  done
+else
+  echo "note: python3 not found: results.json files not parsed"
+fi
+kept="$(grep -o '"stdout":[[:space:]]*"[^"]*"' "$(journal stdout_flood)" | head -1 | wc -c)"
+[ "$kept" -lt 70000 ] || fail "stdout_flood: $kept bytes of its output were kept"
+
+if [ "$fails" -gt 0 ]; then
+  echo "$fails check(s) failed" >&2
+  exit 1
+fi
+echo "ok: the adversarial class got the grades it must ($(ls "$out/journal" | wc -l) submissions)"
