@@ -3,6 +3,7 @@
  * rounding), add/sub/mul round once each, and a NaN result is the canonical NaN 0x7fffffff. */
 #include "exec.h"
 
+#include <fenv.h>
 #include <math.h>
 #include <string.h>
 
@@ -131,6 +132,41 @@ static uint64_t int_op(const ptx_insn *in, uint64_t a, uint64_t b, uint64_t c)
     }
     default: return 0;
     }
+}
+
+/* The host's rounding mode for a PTX rounding modifier (.rn and none: to nearest). Set around
+ * one operation and put back: the host's arithmetic then rounds as the GPU's does. */
+static int host_rounding(int rnd)
+{
+    switch (rnd) {
+    case RND_RZ: return FE_TOWARDZERO;
+    case RND_RM: return FE_DOWNWARD;
+    case RND_RP: return FE_UPWARD;
+    default: return FE_TONEAREST;
+    }
+}
+
+static bool directed(int rnd) { return rnd == RND_RZ || rnd == RND_RM || rnd == RND_RP; }
+
+static uint64_t f32_op(const ptx_insn *in, uint64_t ra, uint64_t rb, uint64_t rc);
+static uint64_t f64_op(const ptx_insn *in, uint64_t ra, uint64_t rb, uint64_t rc);
+static uint64_t convert(const ptx_insn *in, uint64_t v);
+
+/* An operation with a directed rounding modifier, computed in that mode. */
+static uint64_t rounded(uint64_t (*op)(const ptx_insn *, uint64_t, uint64_t, uint64_t),
+                        const ptx_insn *in, uint64_t a, uint64_t b, uint64_t c)
+{
+    int saved = fegetround();
+    fesetround(host_rounding(in->rnd));
+    uint64_t r = op(in, a, b, c);
+    fesetround(saved);
+    return r;
+}
+
+static uint64_t convert_op(const ptx_insn *in, uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)b, (void)c;
+    return convert(in, a);
 }
 
 static uint64_t f32_op(const ptx_insn *in, uint64_t ra, uint64_t rb, uint64_t rc)
@@ -354,12 +390,38 @@ static bool fast_path(const ptx_insn *in, const uint64_t *a, const uint64_t *c, 
     return false;
 }
 
+/* mov.bN {p0, p1, ...}, x and mov.bN x, {p0, p1, ...}: part i is bits [i*w, (i+1)*w) of x,
+ * w = N / parts (the lowest part first, as the PTX ISA packs vectors). */
+static int vector_mov(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
+{
+    unsigned parts = in->vec, bits = 8 * ty_bytes((ptx_type)in->type) / parts;
+    uint64_t part_mask = bits == 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
+    for (int lane = 0; lane < 32; lane++) {
+        if (!(mask >> lane & 1))
+            continue;
+        if (in->mods & MOD_SPLIT) {
+            uint64_t x = ptx_operand_value(b, w, &in->ops[parts], lane);
+            for (unsigned i = 0; i < parts; i++)
+                if (in->ops[i].kind == OPK_REG) /* "_" in PTX: a part nobody wants */
+                    w->regs[(size_t)in->ops[i].reg * 32 + (size_t)lane] = x >> (i * bits) & part_mask;
+        } else {
+            uint64_t x = 0;
+            for (unsigned i = 0; i < parts; i++)
+                x |= (ptx_operand_value(b, w, &in->ops[1 + i], lane) & part_mask) << (i * bits);
+            w->regs[(size_t)in->ops[0].reg * 32 + (size_t)lane] = x;
+        }
+    }
+    return 0;
+}
+
 int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
 {
     ptx_type t = (ptx_type)in->type;
     bool is_f32 = t == TY_F32, is_f64 = t == TY_F64;
     if (t == TY_F16 || in->type2 == TY_F16)
         return ptx_stop_unsupported(b, in, "half precision (f16)");
+    if (in->mods & (MOD_SPLIT | MOD_JOIN))
+        return vector_mov(b, w, in, mask);
     uint64_t A[32], C[32], D[32], R[32];
     static const ptx_operand none = {OPK_IMM, 0, -1, 0};
     ptx_gather(b, w, in->nops > 1 ? &in->ops[1] : &none, A);
@@ -373,7 +435,9 @@ int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
             switch (in->op) {
             case OP_SETP: r = compare(in, a, c2); break;
             case OP_SELP: r = c3 ? a : c2; break;
-            case OP_CVT: r = convert(in, a); break;
+            case OP_CVT:
+                r = directed(in->rnd) ? rounded(convert_op, in, a, c2, c3) : convert(in, a);
+                break;
             case OP_CVTA: {
                 uint64_t local_base = (uint64_t)(w->base + lane) * b->e->local_bytes;
                 if (in->space == SP_SHARED)
@@ -393,9 +457,9 @@ int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
                 break;
             default:
                 if (is_f32)
-                    r = f32_op(in, a, c2, c3);
+                    r = directed(in->rnd) ? rounded(f32_op, in, a, c2, c3) : f32_op(in, a, c2, c3);
                 else if (is_f64)
-                    r = f64_op(in, a, c2, c3);
+                    r = directed(in->rnd) ? rounded(f64_op, in, a, c2, c3) : f64_op(in, a, c2, c3);
                 else if (in->op >= OP_RCP && in->op <= OP_COS)
                     return ptx_stop_unsupported(b, in, ptx_opcode_name((ptx_opcode)in->op));
                 else

@@ -34,7 +34,9 @@ enum {
     MOD_FTZ = 1 << 2,
     MOD_SAT = 1 << 3,
     MOD_APPROX = 1 << 4,
-    MOD_TO = 1 << 5    /* cvta.to.<space> */
+    MOD_TO = 1 << 5,   /* cvta.to.<space> */
+    MOD_SPLIT = 1 << 6, /* mov {a, b, ...}, x: x's bits into parts, lowest first */
+    MOD_JOIN = 1 << 7   /* mov x, {a, b, ...}: parts into x */
 };
 
 typedef enum ptx_round { RND_NONE = 0, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI } ptx_round;

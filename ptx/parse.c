@@ -504,16 +504,21 @@ static int parse_instruction(parser *p, token first)
         return 0;
     }
     /* Operands: comma-separated, vectors in braces. */
+    int brace_at = -1, brace_count = 0;
     while (strcmp(lex_peek(&p->lx).text, ";") != 0) {
         if (in.nops >= PTX_MAX_OPERANDS)
             return fail(p, op.line, "too many operands for \"%s\"", op.text);
         if (strcmp(lex_peek(&p->lx).text, "{") == 0) {
             lex_next(&p->lx);
+            if (brace_at < 0)
+                brace_at = in.nops;
             for (;;) {
                 if (in.nops >= PTX_MAX_OPERANDS)
                     return fail(p, op.line, "vector too long in \"%s\"", op.text);
                 if (parse_operand(p, &in, &in.ops[in.nops++]) != 0)
                     return -1;
+                if (brace_at >= 0 && brace_count < PTX_MAX_OPERANDS && in.nops - 1 >= brace_at)
+                    brace_count = in.nops - brace_at;
                 token sep = lex_next(&p->lx);
                 if (strcmp(sep.text, "}") == 0)
                     break;
@@ -529,6 +534,15 @@ static int parse_instruction(parser *p, token first)
     lex_next(&p->lx);
     if (in.op == OP_NOP)
         return 0;
+    /* mov with a vector of parts: splitting a register or joining parts into one. */
+    if (in.op == OP_MOV && brace_at >= 0) {
+        bool split = brace_at == 0;
+        if (brace_count < 2 || in.nops != brace_count + 1 ||
+            ty_bytes((ptx_type)in.type) % (unsigned)brace_count != 0)
+            return fail(p, op.line, "a vector mov needs 2 or 4 parts that divide its type");
+        in.mods |= split ? MOD_SPLIT : MOD_JOIN;
+        in.vec = (uint8_t)brace_count;
+    }
     /* ld/st.param on a call's own parameters: those live in the thread's local memory. */
     if (in.space == SP_PARAM && p->last_address_kind == SYM_CALLPARAM)
         in.space = SP_LOCAL;

@@ -12,7 +12,7 @@
 static const char head[] =
     ".version 9.0\n.target sm_90\n.address_size 64\n"
     ".visible .entry k(.param .u64 out)\n{\n"
-    ".reg .b32 %r<40>;\n.reg .b64 %rd<20>;\n.reg .f32 %f<20>;\n.reg .pred %p<10>;\n"
+    ".reg .b32 %r<40>;\n.reg .b64 %rd<20>;\n.reg .f32 %f<20>;\n.reg .f64 %fd<10>;\n.reg .pred %p<10>;\n"
     "ld.param.u64 %rd1, [out];\n"
     "mov.u32 %r0, %tid.x;\nmov.u32 %r5, %ctaid.x;\nmov.u32 %r6, %ntid.x;\n"
     "mad.lo.s32 %r1, %r5, %r6, %r0;\n"
@@ -290,4 +290,64 @@ Test(ptx_atomic, shared_and_global_adds_from_every_thread)
     cr_assert_eq(out[0], 100u);
     cr_assert_eq(out[1], 99u * 100u / 2u);
     ptx_module_free(m);
+}
+
+/* Vector moves split a wide register into parts and join parts into one: libdevice's double
+ * exp and log take their argument apart this way. */
+Test(ptx_mov, vector_moves_split_and_join)
+{
+    cr_assert_eq(one("mov.f64 %fd1, 0d3FF8000000000001;\nmov.b64 {%r4, %r5}, %fd1;\n"
+                     "st.global.u32 [%rd3], %r5;"),
+                 0x3ff80000u, "the high word of 1.5 + ulp");
+    cr_assert_eq(one("mov.f64 %fd1, 0d3FF8000000000001;\nmov.b64 {%r4, %r5}, %fd1;\n"
+                     "st.global.u32 [%rd3], %r4;"),
+                 1u, "the low word");
+    cr_assert_eq(one("mov.u32 %r6, 7;\nmov.u32 %r7, 9;\nmov.b64 %rd5, {%r6, %r7};\n"
+                     "shr.u64 %rd6, %rd5, 32;\ncvt.u32.u64 %r2, %rd6;\nst.global.u32 [%rd3], %r2;"),
+                 9u, "the second part is the high word");
+    uint32_t out[1];
+    ptx_error err;
+    int rc = run_kernel(".reg .b16 %rs<4>;\n",
+                        "mov.u32 %r8, 0x12345678;\nmov.b32 {%rs1, %rs2}, %r8;\n"
+                        "mov.b32 %r9, {%rs2, %rs1};\nst.global.u32 [%rd3], %r9;",
+                        1, 1, out, &err);
+    cr_assert_eq(rc, 0, "%s", err.msg);
+    cr_assert_eq(out[0], 0x56781234u, "16-bit halves swapped");
+}
+
+/* Rounding modifiers change the result, each as the PTX ISA defines it. */
+Test(ptx_float, rounding_modifiers_are_honoured)
+{
+    static const struct {
+        const char *body;
+        uint32_t want;
+    } cases[] = {
+        {"add.rp.f32 %f3, %f1, 0f33000000;", 0x3f800001u}, /* 1 + 2^-25 up */
+        {"add.rn.f32 %f3, %f1, 0f33000000;", 0x3f800000u},
+        {"add.rz.f32 %f3, %f1, 0f33C00000;", 0x3f800000u}, /* 1 + 0.75 ulp toward zero */
+        {"add.f32 %f3, %f1, 0f33C00000;", 0x3f800001u},
+        {"sub.rm.f32 %f3, 0f00000000, %f1;\nsub.rm.f32 %f3, %f3, 0f33000000;", 0xbf800001u},
+        {"fma.rp.f32 %f3, %f1, %f1, 0f33000000;", 0x3f800001u},
+        {"mul.rp.f32 %f3, 0f3F800001, 0f3F7FFFFF;", 0x3f800001u},
+        {"mul.rn.f32 %f3, 0f3F800001, 0f3F7FFFFF;", 0x3f800000u},
+        {"div.rz.f32 %f3, %f1, 0f40400000;", 0x3eaaaaaau},
+        {"div.rn.f32 %f3, %f1, 0f40400000;", 0x3eaaaaabu},
+        {"sqrt.rp.f32 %f3, 0f40000000;", 0x3fb504f4u},
+        {"sqrt.rn.f32 %f3, 0f40000000;", 0x3fb504f3u},
+        {"rcp.rz.f32 %f3, 0f40400000;", 0x3eaaaaaau},
+        {"mov.u32 %r7, 16777217;\ncvt.rp.f32.s32 %f3, %r7;", 0x4b800001u},
+        {"mov.u32 %r7, 16777217;\ncvt.rn.f32.s32 %f3, %r7;", 0x4b800000u},
+        {"mov.f64 %fd1, 0d3FB999999999999A;\ncvt.rz.f32.f64 %f3, %fd1;", 0x3dccccccu},
+        {"mov.f64 %fd1, 0d3FB999999999999A;\ncvt.rn.f32.f64 %f3, %fd1;", 0x3dcccccdu},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char body[512];
+        snprintf(body, sizeof body, "mov.f32 %%f1, 0f3F800000;\n%s\nmov.b32 %%r2, %%f3;\n"
+                 "st.global.u32 [%%rd3], %%r2;", cases[i].body);
+        cr_expect_eq(one(body), cases[i].want, "case %zu: %s", i, cases[i].body);
+    }
+    /* Doubles: 1 + 2^-60 rounded up is 1 + ulp. */
+    cr_expect_eq(one("mov.f64 %fd1, 0d3FF0000000000000;\nadd.rp.f64 %fd2, %fd1, 0d3C30000000000000;\n"
+                     "mov.b64 %rd5, %fd2;\ncvt.u32.u64 %r2, %rd5;\nst.global.u32 [%rd3], %r2;"),
+                 1u);
 }
