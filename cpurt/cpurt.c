@@ -83,12 +83,82 @@ void __cudaRegisterFunction(void **handle, const char *host_fun, char *device_fu
     nkernels++;
 }
 
+/* Module variables (__device__, __constant__): the host program knows each by the address of
+ * its host shadow, the module by its name. */
+typedef struct variable_record {
+    const void *host_var;
+    char name[256];
+} variable_record;
+
+static variable_record *variables;
+static int nvariables;
+
 void __cudaRegisterVar(void **handle, char *host_var, char *device_address, const char *device_name,
                        int ext, size_t size, int constant, int global)
 {
-    (void)handle, (void)host_var, (void)device_address, (void)ext, (void)size, (void)constant,
-        (void)global;
-    cpurt_unsupported("__device__/__constant__ variable", device_name);
+    (void)handle, (void)device_address, (void)ext, (void)size, (void)constant, (void)global;
+    variable_record *v = realloc(variables, (size_t)(nvariables + 1) * sizeof *v);
+    if (!v)
+        return;
+    variables = v;
+    v[nvariables].host_var = host_var;
+    snprintf(v[nvariables].name, sizeof v[nvariables].name, "%s", device_name);
+    nvariables++;
+}
+
+static ptx_module *load_module(void);
+
+/* The interpreter's memory of a module variable, from the host program's symbol. */
+static uint8_t *symbol_memory(const void *symbol, size_t *size)
+{
+    const ptx_module *m = load_module();
+    for (int i = 0; m && i < nvariables; i++)
+        if (variables[i].host_var == symbol)
+            return ptx_module_variable_named(m, variables[i].name, size);
+    return NULL;
+}
+
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
+                               enum cudaMemcpyKind kind)
+{
+    (void)kind;
+    size_t size = 0;
+    uint8_t *p = symbol_memory(symbol, &size);
+    if (!p)
+        return cpurt_fail(cudaErrorInvalidSymbol);
+    if (offset > size || count > size - offset)
+        return cpurt_fail(cudaErrorInvalidValue);
+    memmove(p + offset, src, count);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
+                                 enum cudaMemcpyKind kind)
+{
+    (void)kind;
+    size_t size = 0;
+    uint8_t *p = symbol_memory(symbol, &size);
+    if (!p)
+        return cpurt_fail(cudaErrorInvalidSymbol);
+    if (offset > size || count > size - offset)
+        return cpurt_fail(cudaErrorInvalidValue);
+    memmove(dst, p + offset, count);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetSymbolAddress(void **ptr, const void *symbol)
+{
+    size_t size = 0;
+    uint8_t *p = symbol_memory(symbol, &size);
+    if (!p)
+        return cpurt_fail(cudaErrorInvalidSymbol);
+    *ptr = p;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
+{
+    return symbol_memory(symbol, size) ? cudaSuccess : cpurt_fail(cudaErrorInvalidSymbol);
 }
 
 cudaError_t __cudaGetKernel(cudaKernel_t *handle, const void *host_fun)

@@ -847,3 +847,11 @@ uint8_t *ptx_module_variable(const ptx_module *m, int i, size_t *size)
     *size = m->globals[i].size;
     return m->globals[i].data;
 }
+
+uint8_t *ptx_module_variable_named(const ptx_module *m, const char *name, size_t *size)
+{
+    for (int i = 0; i < m->nglobals; i++)
+        if (strcmp(m->globals[i].name, name) == 0)
+            return ptx_module_variable(m, i, size);
+    return NULL;
+}

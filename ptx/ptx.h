@@ -47,6 +47,8 @@ size_t ptx_entry_shared_bytes(const ptx_entry *e);
  * interpreter's kernels read and write directly. NULL past the last. */
 int ptx_module_variable_count(const ptx_module *m);
 uint8_t *ptx_module_variable(const ptx_module *m, int i, size_t *size);
+/* A module variable by its PTX name, or NULL. */
+uint8_t *ptx_module_variable_named(const ptx_module *m, const char *name, size_t *size);
 
 /* ---- the outline of a module: entries' parameters and module variables ------------------ */
 #define PTX_OUTLINE_MAX_ENTRIES 256
