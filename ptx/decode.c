@@ -70,7 +70,7 @@ int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size
     char *save = NULL;
     char *base = strtok_r(buf, ".", &save);
     if (!base) { /* nothing but dots */
-        snprintf(why, why_size, "unsupported instruction \"%s\"", word);
+        snprintf(why, why_size, "the instruction \"%s\"", word);
         return -1;
     }
     int op = -1;
@@ -80,7 +80,7 @@ int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size
     if (strcmp(base, "barrier") == 0)
         op = OP_BAR;
     if (op < 0) {
-        snprintf(why, why_size, "unsupported instruction \"%s\"", word);
+        snprintf(why, why_size, "the instruction \"%s\"", word);
         return -1;
     }
     in->op = (uint8_t)op;
@@ -127,14 +127,14 @@ int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size
             for (int i = 0; ignored[i]; i++)
                 skip |= strcmp(ignored[i], m) == 0;
             if (!skip) {
-                snprintf(why, why_size, "unsupported modifier \".%s\" in \"%s\"", m, word);
+                snprintf(why, why_size, "the modifier \".%s\" of \"%s\"", m, word);
                 return -1;
             }
         }
     }
     if (op == OP_SETP && ntypes == 2) {
         /* setp.<cmp>.<bool>.<type> is not emitted for the labs; refuse rather than guess. */
-        snprintf(why, why_size, "unsupported instruction \"%s\"", word);
+        snprintf(why, why_size, "the instruction \"%s\"", word);
         return -1;
     }
     return 0;

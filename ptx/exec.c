@@ -268,6 +268,10 @@ int ptx_launch_env(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **arg
     ptx_stats local_stats = {0, 0};
     if (!stats)
         stats = &local_stats;
+    if (e->unsupported[0]) {
+        snprintf(err->msg, sizeof err->msg, "%s", e->unsupported);
+        return -1;
+    }
     uint64_t threads = (uint64_t)block.x * block.y * block.z;
     if (threads == 0 || threads > 1024 || block.z > 64 || grid.x == 0 || grid.y == 0 ||
         grid.z == 0 || grid.y > 65535 || grid.z > 65535) {

@@ -107,6 +107,9 @@ struct ptx_entry {
     uint32_t shared_bytes;
     uint32_t local_bytes; /* per thread */
     const ptx_module *module;
+    /* The first instruction the interpreter cannot run, with its source line: a launch of this
+     * entry is refused with it ("" when there is none). Other entries are not affected. */
+    char unsupported[640];
 };
 
 /* A module-scope .global/.const variable: host memory holding its initial bytes. */

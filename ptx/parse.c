@@ -423,6 +423,28 @@ static int parse_operand(parser *p, ptx_insn *in, ptx_operand *o)
     return symbol_value(p, s, &o->imm, t.line);
 }
 
+/* An instruction the interpreter cannot run: noted on the entry (its launches are refused,
+ * naming the source line) and skipped, so that other kernels of the module still run. */
+static int defer_unsupported(parser *p, token op, const char *why)
+{
+    const char *src = p->cur_file > 0 && p->cur_file < p->m->nfiles && p->m->files[p->cur_file]
+                          ? p->m->files[p->cur_file]
+                          : NULL;
+    if (!p->e->unsupported[0]) {
+        if (src && p->cur_line > 0)
+            snprintf(p->e->unsupported, sizeof p->e->unsupported, "%.200s:%d: %.190s is not supported "
+                     "by the CPU backend (PTX line %d, kernel %.100s)", src, p->cur_line, why,
+                     op.line, p->e->name);
+        else
+            snprintf(p->e->unsupported, sizeof p->e->unsupported, "%.100s:%d: %.190s is not supported "
+                     "by the CPU backend (kernel %.100s)", p->name, op.line, why, p->e->name);
+    }
+    for (token t = lex_next(&p->lx); t.kind != TK_END && strcmp(t.text, ";") != 0;
+         t = lex_next(&p->lx)) {
+    }
+    return 0;
+}
+
 /* call.uni (retval), vprintf, (param0, param1): only the device runtime's printf. */
 static int parse_call(parser *p, ptx_insn *in, int line)
 {
@@ -436,12 +458,9 @@ static int parse_call(parser *p, ptx_insn *in, int line)
     n = 1;
     token fn = lex_next(&p->lx);
     if (strcmp(fn.text, "vprintf") != 0) {
-        const char *src = p->cur_file > 0 && p->cur_file < p->m->nfiles && p->m->files[p->cur_file]
-                              ? p->m->files[p->cur_file]
-                              : p->name;
-        return fail(p, fn.line, "calls to device functions are not supported by the CPU backend "
-                                "(function %.100s, called from %.200s:%d; mark it __forceinline__)",
-                    fn.text, src, p->cur_line);
+        char why[200];
+        snprintf(why, sizeof why, "a call of the device function %.100s", fn.text);
+        return defer_unsupported(p, fn, why);
     }
     in->ops[n].kind = OPK_IMM;
     in->ops[n++].imm = PTX_FUNC_VPRINTF;
@@ -484,14 +503,8 @@ static int parse_instruction(parser *p, token first)
         op = lex_next(&p->lx);
     }
     char why[200];
-    if (ptx_decode_opcode(op.text, &in, why, sizeof why) != 0) {
-        const char *src = p->cur_file > 0 && p->cur_file < p->m->nfiles && p->m->files[p->cur_file]
-                              ? p->m->files[p->cur_file]
-                              : NULL;
-        if (src && p->cur_line > 0)
-            return fail(p, op.line, "%s, from %.200s:%d", why, src, p->cur_line);
-        return fail(p, op.line, "%s", why);
-    }
+    if (ptx_decode_opcode(op.text, &in, why, sizeof why) != 0)
+        return defer_unsupported(p, op, why);
     p->last_address_kind = SYM_REG;
     if (in.op == OP_CALL) {
         if (parse_call(p, &in, op.line) != 0)

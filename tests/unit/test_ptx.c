@@ -233,9 +233,36 @@ Test(ptx_errors, unsupported_instruction_is_named_with_its_line)
 {
     uint32_t out[1];
     ptx_error err;
-    cr_assert_eq(run_kernel("", "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tex, {%r0}];", 1, 1, out, &err), -2);
+    /* The module still parses; launching the kernel is refused, naming the instruction. */
+    cr_assert_eq(run_kernel("", "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tex, {%r0}];", 1, 1, out, &err), -1);
     cr_assert(strstr(err.msg, "test.ptx:"), "%s", err.msg);
-    cr_assert(strstr(err.msg, "unsupported instruction \"tex.1d.v4.f32.s32\""), "%s", err.msg);
+    cr_assert(strstr(err.msg, "the instruction \"tex.1d.v4.f32.s32\" is not supported by the CPU "
+                              "backend"), "%s", err.msg);
+}
+
+/* An instruction the interpreter lacks costs nothing until its kernel is launched, and then the
+ * refusal names the .cu line. */
+Test(ptx_errors, unsupported_instruction_only_stops_its_own_kernel)
+{
+    static const char text[] =
+        ".version 9.0\n.target sm_90\n.address_size 64\n.file 1 \"mine.cu\"\n"
+        ".visible .entry never(.param .u64 out)\n{\n.reg .b32 %r<4>;\n"
+        ".loc 1 42 5\ntex.1d.v4.f32.s32 {%r1, %r2, %r3, %r0}, [tex, {%r0}];\nret;\n}\n"
+        ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+        "ld.param.u64 %rd1, [out];\nmov.u32 %r1, 77;\nst.global.u32 [%rd1], %r1;\nret;\n}\n";
+    ptx_error err;
+    ptx_module *m = ptx_module_parse("test.ptx", text, strlen(text), &err);
+    cr_assert_not_null(m, "%s", err.msg);
+    uint32_t out = 0;
+    void *arg = &out;
+    void *args[] = {&arg};
+    cr_assert_eq(ptx_launch(ptx_module_entry(m, "k"), (ptx_dim3){1, 1, 1}, (ptx_dim3){1, 1, 1}, args,
+                            0, NULL, &err), 0, "%s", err.msg);
+    cr_expect_eq(out, 77u);
+    cr_assert_eq(ptx_launch(ptx_module_entry(m, "never"), (ptx_dim3){1, 1, 1}, (ptx_dim3){1, 1, 1},
+                            args, 0, NULL, &err), -1);
+    cr_expect(strstr(err.msg, "mine.cu:42: the instruction \"tex.1d.v4.f32.s32\""), "%s", err.msg);
+    ptx_module_free(m);
 }
 
 Test(ptx_errors, invalid_launch_configuration)
