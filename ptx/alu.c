@@ -269,6 +269,17 @@ static bool compare(const ptx_insn *in, uint64_t a, uint64_t b)
     }
 }
 
+/* setp's optional boolean operation with a third predicate. */
+static bool combine(int how, bool t, uint64_t c)
+{
+    switch (how) {
+    case SETP_AND: return t && c;
+    case SETP_OR: return t || c;
+    case SETP_XOR: return t != (c != 0);
+    default: return t;
+    }
+}
+
 /* Float to integer with the cvt rounding mode; out-of-range values saturate, NaN gives 0. */
 static uint64_t float_to_int(double x, ptx_type to, int rnd)
 {
@@ -336,7 +347,10 @@ static uint64_t convert(const ptx_insn *in, uint64_t v)
 /* An operand's values for all 32 lanes (inactive lanes get harmless values). */
 void ptx_gather(const block_ctx *b, const warp *w, const ptx_operand *o, uint64_t out[32])
 {
-    if (o->kind == OPK_REG) {
+    if (o->kind == OPK_REG && o->negate) {
+        for (int lane = 0; lane < 32; lane++)
+            out[lane] = !w->regs[(size_t)o->reg * 32 + (size_t)lane];
+    } else if (o->kind == OPK_REG) {
         memcpy(out, w->regs + (size_t)o->reg * 32, 32 * sizeof *out);
     } else if (o->kind == OPK_SREG) {
         for (int lane = 0; lane < 32; lane++)
@@ -422,18 +436,25 @@ int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
         return ptx_stop_unsupported(b, in, "half precision (f16)");
     if (in->mods & (MOD_SPLIT | MOD_JOIN))
         return vector_mov(b, w, in, mask);
-    uint64_t A[32], C[32], D[32], R[32];
-    static const ptx_operand none = {OPK_IMM, 0, -1, 0};
-    ptx_gather(b, w, in->nops > 1 ? &in->ops[1] : &none, A);
-    ptx_gather(b, w, in->nops > 2 ? &in->ops[2] : &none, C);
-    ptx_gather(b, w, in->nops > 3 ? &in->ops[3] : &none, D);
+    uint64_t A[32], C[32], D[32], R[32], Q[32];
+    static const ptx_operand none = {.kind = OPK_IMM, .reg = -1};
+    int s = (in->mods & MOD_PDEST) ? 2 : 1; /* setp p|q, a, b: the sources come after q */
+    ptx_gather(b, w, in->nops > s ? &in->ops[s] : &none, A);
+    ptx_gather(b, w, in->nops > s + 1 ? &in->ops[s + 1] : &none, C);
+    ptx_gather(b, w, in->nops > s + 2 ? &in->ops[s + 2] : &none, D);
     if (!fast_path(in, A, C, D, R)) {
         for (int lane = 0; lane < 32; lane++) {
             if (!(mask >> lane & 1))
                 continue;
             uint64_t a = A[lane], c2 = C[lane], c3 = D[lane], r;
             switch (in->op) {
-            case OP_SETP: r = compare(in, a, c2); break;
+            case OP_SETP: {
+                /* setp.<cmp>.<bool> p|q, a, b, c: p = cmp <bool> c, q = !cmp <bool> c. */
+                bool t0 = compare(in, a, c2);
+                r = combine(in->sub, t0, c3);
+                Q[lane] = combine(in->sub, !t0, c3);
+                break;
+            }
             case OP_SELP: r = c3 ? a : c2; break;
             case OP_CVT:
                 r = directed(in->rnd) ? rounded(convert_op, in, a, c2, c3) : convert(in, a);
@@ -469,6 +490,10 @@ int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
             R[lane] = r;
         }
     }
+    if ((in->mods & MOD_PDEST) && in->ops[1].kind == OPK_REG)
+        for (int lane = 0; lane < 32; lane++)
+            if (mask >> lane & 1)
+                w->regs[(size_t)in->ops[1].reg * 32 + (size_t)lane] = Q[lane];
     uint64_t *dst = w->regs + (size_t)in->ops[0].reg * 32;
     if (mask == 0xffffffffu) {
         memcpy(dst, R, sizeof R);

@@ -14,6 +14,31 @@ static const char *const opcode_names[OP_COUNT] = {
     [OP_EX2] = "ex2",   [OP_LG2] = "lg2",     [OP_SIN] = "sin",     [OP_COS] = "cos",
     [OP_BRA] = "bra",   [OP_BAR] = "bar",     [OP_RET] = "ret",     [OP_EXIT] = "exit",
     [OP_ATOM] = "atom", [OP_RED] = "red",   [OP_CALL] = "call",
+    [OP_POPC] = "popc", [OP_CLZ] = "clz",     [OP_BREV] = "brev",   [OP_BFIND] = "bfind",
+    [OP_BFE] = "bfe",   [OP_BFI] = "bfi",     [OP_PRMT] = "prmt",   [OP_SHF] = "shf",
+    [OP_COPYSIGN] = "copysign", [OP_SAD] = "sad", [OP_TESTP] = "testp", [OP_MUL24] = "mul24",
+    [OP_MAD24] = "mad24", [OP_ACTIVEMASK] = "activemask", [OP_VOTE] = "vote",
+    [OP_SHFL] = "shfl", [OP_REDUX] = "redux", [OP_MATCH] = "match", [OP_TRAP] = "trap",
+};
+
+/* Modes, per instruction. */
+static const struct {
+    int op;
+    const char *name;
+    int sub;
+} modes[] = {
+    {OP_PRMT, "f4e", PRMT_F4E},      {OP_PRMT, "b4e", PRMT_B4E},     {OP_PRMT, "rc8", PRMT_RC8},
+    {OP_PRMT, "ecl", PRMT_ECL},      {OP_PRMT, "ecr", PRMT_ECR},     {OP_PRMT, "rc16", PRMT_RC16},
+    {OP_SHF, "l", SHF_L},            {OP_SHF, "r", SHF_R},
+    {OP_TESTP, "finite", TESTP_FINITE}, {OP_TESTP, "infinite", TESTP_INFINITE},
+    {OP_TESTP, "number", TESTP_NUMBER}, {OP_TESTP, "notanumber", TESTP_NOTANUMBER},
+    {OP_TESTP, "normal", TESTP_NORMAL}, {OP_TESTP, "subnormal", TESTP_SUBNORMAL},
+    {OP_VOTE, "all", VOTE_ALL},      {OP_VOTE, "any", VOTE_ANY},     {OP_VOTE, "uni", VOTE_UNI},
+    {OP_VOTE, "ballot", VOTE_BALLOT},
+    {OP_SHFL, "up", SHFL_UP},        {OP_SHFL, "down", SHFL_DOWN},   {OP_SHFL, "bfly", SHFL_BFLY},
+    {OP_SHFL, "idx", SHFL_IDX},
+    {OP_MATCH, "any", MATCH_ANY},    {OP_MATCH, "all", MATCH_ALL},
+    {OP_SETP, "and", SETP_AND},      {OP_SETP, "or", SETP_OR},       {OP_SETP, "xor", SETP_XOR},
 };
 
 const char *ptx_opcode_name(ptx_opcode op)
@@ -63,6 +88,14 @@ static int lookup(const named *table, const char *word)
     return -1;
 }
 
+static int mode_of(int op, const char *word)
+{
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+        if (modes[i].op == op && strcmp(modes[i].name, word) == 0)
+            return modes[i].sub;
+    return -1;
+}
+
 int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size)
 {
     char buf[128];
@@ -79,6 +112,13 @@ int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size
             op = i;
     if (strcmp(base, "barrier") == 0)
         op = OP_BAR;
+    /* Memory ordering: every access here is done in order, one thread after another. */
+    if (strcmp(base, "membar") == 0 || strcmp(base, "fence") == 0) {
+        in->op = OP_NOP;
+        return 0;
+    }
+    if (strcmp(base, "brkpt") == 0)
+        op = OP_TRAP;
     if (op < 0) {
         snprintf(why, why_size, "the instruction \"%s\"", word);
         return -1;
@@ -95,7 +135,8 @@ int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size
                 in->type = (uint8_t)v;
             else
                 in->type2 = (uint8_t)v;
-        } else if ((op == OP_ATOM || op == OP_RED) && !atomic_op_seen && (v = lookup(atomics, m)) >= 0) {
+        } else if ((op == OP_ATOM || op == OP_RED || op == OP_REDUX) && !atomic_op_seen &&
+                   (v = lookup(atomics, m)) >= 0) {
             in->atomic = (uint8_t)v;
             atomic_op_seen = true;
         } else if ((v = lookup(spaces, m)) >= 0) {
@@ -120,8 +161,16 @@ int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size
             in->vec = 2;
         } else if (strcmp(m, "v4") == 0) {
             in->vec = 4;
+        } else if (strcmp(m, "sync") == 0) {
+            in->mods |= MOD_SYNC;
         } else if (strcmp(m, "warp") == 0 && op == OP_BAR) {
             in->op = OP_NOP; /* bar.warp.sync: warps run in lockstep here */
+        } else if (op == OP_SHF && (strcmp(m, "clamp") == 0 || strcmp(m, "wrap") == 0)) {
+            in->mods |= m[0] == 'c' ? MOD_CLAMP : 0;
+        } else if (op == OP_BFIND && strcmp(m, "shiftamt") == 0) {
+            in->mods |= MOD_SHIFTAMT;
+        } else if (mode_of(op, m) >= 0) {
+            in->sub = (uint8_t)mode_of(op, m);
         } else {
             bool skip = false;
             for (int i = 0; ignored[i]; i++)
@@ -140,6 +189,24 @@ int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size
     return 0;
 }
 
+int ptx_expected_operands(const ptx_insn *in)
+{
+    static const int8_t base[OP_COUNT] = {
+        [OP_POPC] = 2, [OP_CLZ] = 2,    [OP_BREV] = 2,     [OP_BFIND] = 2, [OP_BFE] = 4,
+        [OP_BFI] = 5,  [OP_PRMT] = 4,   [OP_SHF] = 4,      [OP_COPYSIGN] = 3, [OP_SAD] = 4,
+        [OP_TESTP] = 2, [OP_MUL24] = 3, [OP_MAD24] = 4,    [OP_ACTIVEMASK] = 1,
+        [OP_VOTE] = 2, [OP_SHFL] = 4,   [OP_REDUX] = 2,    [OP_MATCH] = 2,
+    };
+    if (in->op >= OP_COUNT || base[in->op] == 0)
+        return -1;
+    int n = base[in->op] + ((in->mods & MOD_PDEST) ? 1 : 0);
+    /* The member mask: always there for redux and match, with .sync for vote and shfl. */
+    if (in->op == OP_REDUX || in->op == OP_MATCH ||
+        ((in->op == OP_VOTE || in->op == OP_SHFL) && (in->mods & MOD_SYNC)))
+        n++;
+    return n;
+}
+
 int ptx_special_register(const char *word)
 {
     static const named sregs[] = {
@@ -148,7 +215,12 @@ int ptx_special_register(const char *word)
         {"%ctaid.x", SR_CTAID_X},   {"%ctaid.y", SR_CTAID_Y},   {"%ctaid.z", SR_CTAID_Z},
         {"%nctaid.x", SR_NCTAID_X}, {"%nctaid.y", SR_NCTAID_Y}, {"%nctaid.z", SR_NCTAID_Z},
         {"%laneid", SR_LANEID},     {"%warpid", SR_WARPID},     {"%nwarpid", SR_NWARPID},
-        {"WARP_SZ", SR_WARPSZ},     {NULL, 0}};
+        {"WARP_SZ", SR_WARPSZ},     {"%clock", SR_CLOCK},       {"%clock64", SR_CLOCK64},
+        {"%globaltimer", SR_GLOBALTIMER},     {"%lanemask_eq", SR_LANEMASK_EQ},
+        {"%lanemask_le", SR_LANEMASK_LE},     {"%lanemask_lt", SR_LANEMASK_LT},
+        {"%lanemask_ge", SR_LANEMASK_GE},     {"%lanemask_gt", SR_LANEMASK_GT},
+        {"%smid", SR_SMID},         {"%nsmid", SR_NSMID},       {"%gridid", SR_GRIDID},
+        {NULL, 0}};
     return lookup(sregs, word);
 }
 

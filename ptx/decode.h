@@ -9,6 +9,9 @@
 /* Fills op, type(s), space, comparison, rounding, modifiers and vector width of `in` from an
  * opcode word. Returns -1 with `why` set for an opcode or modifier it does not know. */
 int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size);
+/* How many operands an instruction of the bit and warp families takes, as decoded (a member
+ * mask and a predicate destination d|p counted); -1 for instructions not checked here. */
+int ptx_expected_operands(const ptx_insn *in);
 /* A special register name (%tid.x, ...) to its ptx_sreg, or -1. */
 int ptx_special_register(const char *word);
 /* A type directive (.u32, .f32, ...) to its ptx_type, or -1. */

@@ -8,10 +8,10 @@
 #include "diag.h"
 
 #include <stdarg.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { LANE_RUN = 0, LANE_BAR, LANE_DONE };
 
 int ptx_stopf(block_ctx *b, const ptx_insn *in, const char *fmt, ...)
 {
@@ -27,6 +27,13 @@ int ptx_stopf(block_ctx *b, const ptx_insn *in, const char *fmt, ...)
     snprintf(b->err->msg, sizeof b->err->msg, "%.200s:%d: %.200s (in %.100s, block (%u,%u,%u))",
              file, in->line, what, b->e->name, b->ctaid.x, b->ctaid.y, b->ctaid.z);
     return -1;
+}
+
+static uint64_t global_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static uint64_t special(const block_ctx *b, const warp *w, int lane, int sreg)
@@ -48,6 +55,18 @@ static uint64_t special(const block_ctx *b, const warp *w, int lane, int sreg)
     case SR_LANEID: return (uint64_t)lane;
     case SR_WARPID: return (uint64_t)(w->base / 32);
     case SR_NWARPID: return (uint64_t)b->nwarps;
+    /* The clocks count the warp instructions issued so far: they go up, and the same run gives
+     * the same values, which a timing loop in a kernel needs and a test can rely on. */
+    case SR_CLOCK: return (uint32_t)b->stats->warp_instructions;
+    case SR_CLOCK64: return b->stats->warp_instructions;
+    case SR_GLOBALTIMER: return global_ns();
+    case SR_LANEMASK_EQ: return UINT32_C(1) << lane;
+    case SR_LANEMASK_LE: return (uint32_t)((UINT64_C(2) << lane) - 1);
+    case SR_LANEMASK_LT: return (UINT32_C(1) << lane) - 1;
+    case SR_LANEMASK_GE: return ~((UINT32_C(1) << lane) - 1);
+    case SR_LANEMASK_GT: return (uint32_t)~((UINT64_C(2) << lane) - 1);
+    case SR_SMID: case SR_GRIDID: return 0;
+    case SR_NSMID: return 1;
     default: return 32; /* WARP_SZ */
     }
 }
@@ -55,7 +74,8 @@ static uint64_t special(const block_ctx *b, const warp *w, int lane, int sreg)
 static inline uint64_t get(const block_ctx *b, const warp *w, const ptx_operand *o, int lane)
 {
     if (o->kind == OPK_REG)
-        return w->regs[(size_t)o->reg * 32 + (size_t)lane];
+        return o->negate ? !w->regs[(size_t)o->reg * 32 + (size_t)lane]
+                         : w->regs[(size_t)o->reg * 32 + (size_t)lane];
     if (o->kind == OPK_SREG)
         return special(b, w, lane, o->sreg);
     return (uint64_t)o->imm;
@@ -142,6 +162,9 @@ static int run_warp(block_ctx *b, warp *w)
                 break;
             }
             int rc = 0;
+            if (exec && op == OP_TRAP)
+                return ptx_stopf(b, in, "trap: the kernel stopped itself (a failed assert, or "
+                                 "__trap())");
             if (exec) {
                 if (op == OP_LD || op == OP_ST)
                     rc = ptx_exec_memory(b, w, in, exec, pc);
@@ -149,6 +172,10 @@ static int run_warp(block_ctx *b, warp *w)
                     rc = ptx_exec_atomic(b, w, in, exec);
                 else if (op == OP_CALL)
                     rc = ptx_vprintf(b, w, in, exec);
+                else if (op >= OP_POPC && op <= OP_MAD24)
+                    rc = ptx_exec_bits(b, w, in, exec);
+                else if (op >= OP_ACTIVEMASK && op <= OP_MATCH)
+                    rc = ptx_exec_warp(b, w, in, exec);
                 else
                     rc = ptx_exec_alu(b, w, in, exec);
                 if (b->diag && (op == OP_FMA || op == OP_MAD || op == OP_ADD || op == OP_SUB ||

@@ -35,6 +35,9 @@ typedef struct block_ctx {
     int nhost_params;
 } block_ctx;
 
+/* A lane's state: running, waiting at a barrier, or done (exited, or not part of the block). */
+enum { LANE_RUN = 0, LANE_BAR, LANE_DONE };
+
 typedef struct warp {
     int base;          /* the block's thread index of lane 0 */
     int nlanes;        /* lanes that exist (the last warp may be partial) */
@@ -57,6 +60,10 @@ int ptx_exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 void ptx_shadow_reset(block_ctx *b);
 /* Arithmetic, logic, comparisons, conversions and moves, for the lanes in `mask`. */
 int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
+/* popc, clz, brev, bfind, bfe, bfi, prmt, shf, copysign, sad, testp, mul24, mad24 (bits.c). */
+int ptx_exec_bits(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
+/* activemask, vote, shfl, redux, match: the lanes in `mask` together (warp.c). */
+int ptx_exec_warp(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 /* A call of vprintf (the only function calls may name). */
 int ptx_vprintf(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 /* Host memory behind device address `a`: local, shared, a module variable or (when accesses

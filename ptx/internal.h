@@ -24,6 +24,12 @@ typedef enum ptx_opcode {
     OP_RCP, OP_SQRT, OP_RSQRT, OP_EX2, OP_LG2, OP_SIN, OP_COS,
     OP_BRA, OP_BAR, OP_RET, OP_EXIT,
     OP_ATOM, OP_RED, OP_CALL,
+    /* bits */
+    OP_POPC, OP_CLZ, OP_BREV, OP_BFIND, OP_BFE, OP_BFI, OP_PRMT, OP_SHF, OP_COPYSIGN, OP_SAD,
+    OP_TESTP, OP_MUL24, OP_MAD24,
+    /* the warp's lanes together */
+    OP_ACTIVEMASK, OP_VOTE, OP_SHFL, OP_REDUX, OP_MATCH,
+    OP_TRAP,
     OP_COUNT
 } ptx_opcode;
 
@@ -36,8 +42,22 @@ enum {
     MOD_APPROX = 1 << 4,
     MOD_TO = 1 << 5,   /* cvta.to.<space> */
     MOD_SPLIT = 1 << 6, /* mov {a, b, ...}, x: x's bits into parts, lowest first */
-    MOD_JOIN = 1 << 7   /* mov x, {a, b, ...}: parts into x */
+    MOD_JOIN = 1 << 7,  /* mov x, {a, b, ...}: parts into x */
+    MOD_PDEST = 1 << 8, /* a second destination, a predicate: d|p */
+    MOD_CLAMP = 1 << 9, /* shf.clamp */
+    MOD_SHIFTAMT = 1 << 10, /* bfind.shiftamt */
+    MOD_SYNC = 1 << 11,     /* vote.sync, shfl.sync: a member mask is the last operand */
 };
+
+/* The mode of an instruction that has one (ptx_insn.sub). */
+enum { PRMT_DEFAULT = 0, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 };
+enum { SHF_L = 0, SHF_R };
+enum { TESTP_FINITE = 0, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER, TESTP_NORMAL,
+       TESTP_SUBNORMAL };
+enum { VOTE_ALL = 0, VOTE_ANY, VOTE_UNI, VOTE_BALLOT };
+enum { SHFL_UP = 0, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
+enum { MATCH_ANY = 0, MATCH_ALL };
+enum { SETP_PLAIN = 0, SETP_AND, SETP_OR, SETP_XOR }; /* setp.<cmp>.<bool>: combined with c */
 
 typedef enum ptx_round { RND_NONE = 0, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI } ptx_round;
 
@@ -52,7 +72,10 @@ typedef enum ptx_atomic { AT_ADD = 0, AT_MIN, AT_MAX, AT_EXCH, AT_CAS, AT_AND, A
 typedef enum ptx_sreg {
     SR_TID_X = 0, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
     SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,
-    SR_LANEID, SR_WARPID, SR_NWARPID, SR_WARPSZ
+    SR_LANEID, SR_WARPID, SR_NWARPID, SR_WARPSZ,
+    SR_CLOCK, SR_CLOCK64, SR_GLOBALTIMER,
+    SR_LANEMASK_EQ, SR_LANEMASK_LE, SR_LANEMASK_LT, SR_LANEMASK_GE, SR_LANEMASK_GT,
+    SR_SMID, SR_NSMID, SR_GRIDID
 } ptx_sreg;
 
 typedef enum ptx_operand_kind {
@@ -66,6 +89,7 @@ typedef enum ptx_operand_kind {
 typedef struct ptx_operand {
     uint8_t kind;
     uint8_t sreg;
+    uint8_t negate;  /* !%p: the predicate's opposite */
     int32_t reg;   /* slot, or -1 */
     int64_t imm;
 } ptx_operand;
@@ -77,10 +101,11 @@ typedef struct ptx_insn {
     uint8_t type;     /* the instruction's type (destination type for cvt) */
     uint8_t type2;    /* cvt: source type; setp: unused */
     uint8_t space;    /* ld/st/cvta/atom */
-    uint8_t cmp;      /* setp; bool op for setp.<cmp>.<and|or> is ignored (not emitted by nvcc here) */
+    uint8_t cmp;      /* setp */
     uint8_t rnd;
     uint8_t atomic;
     uint8_t vec;      /* 1, 2 or 4 */
+    uint8_t sub;      /* the mode of prmt, shf, testp, vote, shfl, match, setp */
     uint16_t mods;
     int16_t guard;    /* predicate slot, or -1 */
     uint8_t guard_neg;

@@ -310,8 +310,8 @@ static int fast_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
     const ptx_region *last = NULL;
     const ptx_operand *ao = &in->ops[load ? 1 : 0];
     uint64_t A[32], V[32];
-    ptx_gather(b, w, &(ptx_operand){ao->reg >= 0 ? OPK_REG : OPK_IMM, 0, ao->reg,
-                                    ao->reg >= 0 ? 0 : ao->imm}, A);
+    ptx_gather(b, w, &(ptx_operand){.kind = ao->reg >= 0 ? OPK_REG : OPK_IMM,
+                                    .reg = ao->reg, .imm = ao->reg >= 0 ? 0 : ao->imm}, A);
     if (!load)
         ptx_gather(b, w, &in->ops[1], V);
     uint64_t *dst = load ? w->regs + (size_t)in->ops[0].reg * 32 : NULL;

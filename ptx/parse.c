@@ -386,12 +386,15 @@ static int parse_operand(parser *p, ptx_insn *in, ptx_operand *o)
     bool negative = false;
     if (strcmp(t.text, "-") == 0 || strcmp(t.text, "!") == 0) {
         negative = t.text[0] == '-';
+        o->negate = t.text[0] == '!';
         t = lex_next(&p->lx);
     }
     if (t.kind == TK_NUM) {
         o->kind = OPK_IMM;
         return parse_number(p, t, negative, &o->imm);
     }
+    if (strcmp(t.text, "_") == 0)
+        return 0; /* a sink: a result nobody wants (OPK_NONE) */
     int sreg = ptx_special_register(t.text);
     if (sreg >= 0) {
         o->kind = OPK_SREG;
@@ -541,6 +544,13 @@ static int parse_instruction(parser *p, token first)
         } else if (parse_operand(p, &in, &in.ops[in.nops++]) != 0) {
             return -1;
         }
+        /* d|p: a second destination, a predicate (setp, shfl, match.all). */
+        if (in.nops == 1 && strcmp(lex_peek(&p->lx).text, "|") == 0) {
+            lex_next(&p->lx);
+            if (parse_operand(p, &in, &in.ops[in.nops++]) != 0)
+                return -1;
+            in.mods |= MOD_PDEST;
+        }
         if (strcmp(lex_peek(&p->lx).text, ",") == 0)
             lex_next(&p->lx);
     }
@@ -556,6 +566,18 @@ static int parse_instruction(parser *p, token first)
         in.mods |= split ? MOD_SPLIT : MOD_JOIN;
         in.vec = (uint8_t)brace_count;
     }
+    /* "_" (a sink) only where a result may be dropped: a part of a split, the p of d|p. */
+    for (int i = 0; i < in.nops; i++)
+        if (in.ops[i].kind == OPK_NONE && !((in.mods & MOD_SPLIT) && i < in.vec) &&
+            !((in.mods & MOD_PDEST) && i == 1))
+            return fail(p, op.line, "\"_\" (no result) cannot stand for operand %d of \"%s\"",
+                        i + 1, op.text);
+    int expected = ptx_expected_operands(&in);
+    if (expected >= 0 && (in.nops != expected || in.ops[0].kind != OPK_REG))
+        return fail(p, op.line, "\"%s\" takes %d operands, the first a register (found %d)",
+                    op.text, expected, in.nops);
+    if ((in.mods & MOD_PDEST) && in.op != OP_SETP && in.op != OP_SHFL && in.op != OP_MATCH)
+        return fail(p, op.line, "\"%s\" has no second destination (d|p)", op.text);
     /* ld/st.param on a call's own parameters: those live in the thread's local memory. */
     if (in.space == SP_PARAM && p->last_address_kind == SYM_CALLPARAM)
         in.space = SP_LOCAL;

@@ -8,8 +8,9 @@
 # --match REGEX    stdout+stderr must match (grep -E), repeatable
 # --no-match REGEX stdout+stderr must not match
 # --stderr-lines N stderr must have exactly N lines (bad input gets a one-line error)
+# --same-as FILE   stdout must be FILE, byte for byte (a differing line is shown)
 set -u
-status=0 probe="" noprobe="" stderr_lines="" matches=() nomatches=()
+status=0 probe="" noprobe="" stderr_lines="" same_as="" matches=() nomatches=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --gpu) probe="$2"; shift 2 ;;
@@ -18,6 +19,7 @@ while [ $# -gt 0 ]; do
     --match) matches+=("$2"); shift 2 ;;
     --no-match) nomatches+=("$2"); shift 2 ;;
     --stderr-lines) stderr_lines="$2"; shift 2 ;;
+    --same-as) same_as="$2"; shift 2 ;;
     --) shift; break ;;
     *) echo "run_expect.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -43,5 +45,8 @@ done
 if [ -n "$stderr_lines" ]; then
   n=$(wc -l <"$tmp/err")
   [ "$n" = "$stderr_lines" ] || { echo "FAIL: stderr has $n lines, expected $stderr_lines" >&2; fail=1; }
+fi
+if [ -n "$same_as" ] && ! diff -u "$same_as" "$tmp/out" >"$tmp/diff"; then
+  echo "FAIL: stdout differs from $same_as:" >&2; head -20 "$tmp/diff" >&2; fail=1
 fi
 exit $fail
