@@ -38,6 +38,8 @@ static const struct {
     {OP_SHFL, "up", SHFL_UP},        {OP_SHFL, "down", SHFL_DOWN},   {OP_SHFL, "bfly", SHFL_BFLY},
     {OP_SHFL, "idx", SHFL_IDX},
     {OP_MATCH, "any", MATCH_ANY},    {OP_MATCH, "all", MATCH_ALL},
+    {OP_BAR, "arrive", BAR_ARRIVE},  {OP_BAR, "popc", BAR_RED_POPC}, {OP_BAR, "and", BAR_RED_AND},
+    {OP_BAR, "or", BAR_RED_OR},
     {OP_SETP, "and", SETP_AND},      {OP_SETP, "or", SETP_OR},       {OP_SETP, "xor", SETP_XOR},
 };
 
@@ -163,6 +165,8 @@ int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size
             in->vec = 4;
         } else if (strcmp(m, "sync") == 0) {
             in->mods |= MOD_SYNC;
+        } else if (op == OP_BAR && strcmp(m, "red") == 0) {
+            /* bar.red.<op>: the operation that follows says which */
         } else if (strcmp(m, "warp") == 0 && op == OP_BAR) {
             in->op = OP_NOP; /* bar.warp.sync: warps run in lockstep here */
         } else if (op == OP_SHF && (strcmp(m, "clamp") == 0 || strcmp(m, "wrap") == 0)) {

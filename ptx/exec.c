@@ -114,13 +114,18 @@ static void set_pcs(warp *w, uint32_t mask, int pc)
             w->pc[lane] = pc;
 }
 
-/* Runs a warp until none of its lanes can go on (all exited or at a barrier). The lanes at the
- * lowest program counter run straight-line code together until a branch, a barrier, an exit,
- * or the point where other lanes of the warp wait (which then join them). */
+/* Backward branches a warp takes before the others get a turn. */
+#define YIELD_AFTER_LOOPS 256
+
+/* Runs a warp until none of its lanes can go on (all exited or at a barrier) or it has looped
+ * YIELD_AFTER_LOOPS times. The lanes at the lowest program counter run straight-line code
+ * together until a branch, a barrier, an exit, or the point where other lanes of the warp wait
+ * (which then join them). */
 static int run_warp(block_ctx *b, warp *w)
 {
     const ptx_insn *code = b->e->code;
     const int ncode = b->e->ncode;
+    int backward = 0;
     for (;;) {
         uint32_t mask;
         int other;
@@ -152,13 +157,23 @@ static int run_warp(block_ctx *b, warp *w)
                 for (int lane = 0; lane < 32; lane++)
                     if (mask >> lane & 1)
                         w->pc[lane] = (exec >> lane & 1) ? in->target : pc + 1;
+                /* Let the other warps run now and then: a warp that spins until another one
+                 * sets a flag must see it set. */
+                if (exec && in->target <= pc && ++backward == YIELD_AFTER_LOOPS)
+                    return 0;
                 break;
             }
-            if (op == OP_BAR || op == OP_RET || op == OP_EXIT) {
+            if (op == OP_BAR) {
+                set_pcs(w, mask, pc + 1);
+                if (exec && ptx_bar_arrive(b, w, in, exec) != 0)
+                    return -1;
+                break;
+            }
+            if (op == OP_RET || op == OP_EXIT) {
                 set_pcs(w, mask, pc + 1);
                 for (int lane = 0; lane < 32; lane++)
                     if (exec >> lane & 1)
-                        w->state[lane] = op == OP_BAR ? LANE_BAR : LANE_DONE;
+                        w->state[lane] = LANE_DONE;
                 break;
             }
             int rc = 0;
@@ -208,78 +223,40 @@ int ptx_stop_unsupported(block_ctx *b, const ptx_insn *in, const char *what)
     return ptx_stopf(b, in, "%s is not supported by the CPU backend", what);
 }
 
-/* All lanes of the block have exited or wait at a barrier. A barrier must be reached by every
- * thread of the block, at the same bar.sync: anything else is barrier divergence, which hangs
- * or corrupts a real GPU's block. */
-static int check_barrier(block_ctx *b, warp *warps)
+static bool any_lane(const warp *w, int state)
 {
-    int waiting = 0, exited = 0, first_pc = -1, other_pc = -1, n_first = 0, exit_pc = -1;
-    int tid_first = -1, tid_other = -1, tid_exit = -1;
-    for (int i = 0; i < b->nwarps; i++) {
-        for (int lane = 0; lane < warps[i].nlanes; lane++) {
-            int bar_pc = warps[i].pc[lane] - 1;
-            int tid = warps[i].base + lane;
-            if (warps[i].state[lane] == LANE_BAR) {
-                waiting++;
-                if (first_pc < 0 || bar_pc == first_pc) {
-                    first_pc = bar_pc;
-                    tid_first = tid_first < 0 ? tid : tid_first;
-                    n_first++;
-                } else if (other_pc < 0) {
-                    other_pc = bar_pc;
-                    tid_other = tid;
-                }
-            } else if (warps[i].state[lane] == LANE_DONE) {
-                exited++;
-                if (exit_pc < 0) {
-                    exit_pc = bar_pc;
-                    tid_exit = tid;
-                }
-            }
-        }
-    }
-    if (!waiting || (!exited && other_pc < 0))
-        return 0;
-    const ptx_insn *code = b->e->code;
-    char detail[256];
-    if (other_pc >= 0)
-        snprintf(detail, sizeof detail, "threads of one block wait at different __syncthreads(): "
-                 "line %d (%d threads) and line %d; a barrier inside a branch that not every "
-                 "thread takes", code[first_pc].line, n_first, code[other_pc].line);
-    else
-        snprintf(detail, sizeof detail, "__syncthreads() at line %d reached by %d of %d threads; "
-                 "the other %d exited (at line %d) without reaching it", code[first_pc].line,
-                 waiting, waiting + exited, exited, code[exit_pc].line);
-    if (b->diag) {
-        diag_finding(b->diag, DK_BARRIER_DIVERGENCE, b, &code[first_pc],
-                     other_pc >= 0 ? &code[other_pc] : &code[exit_pc], tid_first,
-                     other_pc >= 0 ? tid_other : tid_exit, detail);
-        return 0;
-    }
-    return ptx_stopf(b, &code[first_pc], "barrier divergence: %s", detail);
+    for (int lane = 0; lane < w->nlanes; lane++)
+        if (w->state[lane] == state)
+            return true;
+    return false;
 }
 
+/* Rounds over the warps until every lane has exited; a warp runs until its lanes wait at a
+ * barrier, exit, or have looped for a while. */
 static int run_block(block_ctx *b, warp *warps)
 {
     b->epoch = 0;
+    b->warps = warps;
+    memset(b->bars, 0, sizeof b->bars);
     ptx_shadow_reset(b);
     for (;;) {
-        for (int i = 0; i < b->nwarps; i++)
+        bool ran = false;
+        for (int i = 0; i < b->nwarps; i++) {
+            if (!any_lane(&warps[i], LANE_RUN))
+                continue;
+            ran = true;
             if (run_warp(b, &warps[i]) != 0)
                 return -1;
-        if (check_barrier(b, warps) != 0)
-            return -1;
-        /* Every lane has exited or waits at a barrier: release the barrier, or finish. */
-        int waiting = 0;
+        }
+        if (ran)
+            continue;
+        bool waiting = false;
         for (int i = 0; i < b->nwarps; i++)
-            for (int lane = 0; lane < warps[i].nlanes; lane++)
-                if (warps[i].state[lane] == LANE_BAR) {
-                    warps[i].state[lane] = LANE_RUN;
-                    waiting++;
-                }
+            waiting |= any_lane(&warps[i], LANE_BAR);
         if (!waiting)
             return 0;
-        b->epoch++;
+        if (ptx_bar_stalled(b) != 0)
+            return -1;
     }
 }
 

@@ -14,6 +14,18 @@ struct shadow_word {
     int32_t rtid, repoch, rpc;
 };
 
+#define PTX_BARRIERS 16 /* bar.sync 0..15 */
+
+/* One of a block's barriers: threads arrived so far, the count that completes it, and bar.red's
+ * running reductions of the arriving threads' predicates. */
+struct ptx_barrier {
+    int arrived, expected;
+    uint32_t popc;
+    bool all, any;
+};
+
+struct warp;
+
 typedef struct block_ctx {
     const ptx_entry *e;
     ptx_dim3 grid, block, ctaid;
@@ -33,6 +45,8 @@ typedef struct block_ctx {
     uint64_t host_params[8]; /* 64-bit parameters that are not device memory (host pointers?) */
     int host_param_index[8];
     int nhost_params;
+    struct warp *warps;      /* the block's warps, for barriers that release other warps' lanes */
+    struct ptx_barrier bars[PTX_BARRIERS];
 } block_ctx;
 
 /* A lane's state: running, waiting at a barrier, or done (exited, or not part of the block). */
@@ -44,6 +58,7 @@ typedef struct warp {
     uint64_t *regs;    /* nregs slots x 32 lanes, slot-major */
     int32_t pc[32];
     uint8_t state[32];
+    int8_t bar_id[32]; /* the barrier a lane in LANE_BAR waits at */
 } warp;
 
 uint64_t ptx_operand_value(const block_ctx *b, const warp *w, const ptx_operand *o, int lane);
@@ -64,6 +79,11 @@ int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 int ptx_exec_bits(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 /* activemask, vote, shfl, redux, match: the lanes in `mask` together (warp.c). */
 int ptx_exec_warp(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
+/* bar.sync, bar.arrive, bar.red by the lanes in `mask` (barrier.c). */
+int ptx_bar_arrive(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
+/* No lane can run and some wait at barriers: a report (or, under diagnosis, a finding and the
+ * waiters released). Returns -1 when the launch stops. */
+int ptx_bar_stalled(block_ctx *b);
 /* A call of vprintf (the only function calls may name). */
 int ptx_vprintf(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 /* Host memory behind device address `a`: local, shared, a module variable or (when accesses

@@ -57,6 +57,7 @@ enum { TESTP_FINITE = 0, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER, TESTP_N
 enum { VOTE_ALL = 0, VOTE_ANY, VOTE_UNI, VOTE_BALLOT };
 enum { SHFL_UP = 0, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
 enum { MATCH_ANY = 0, MATCH_ALL };
+enum { BAR_SYNC = 0, BAR_ARRIVE, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR }; /* bar.red.<op> last */
 enum { SETP_PLAIN = 0, SETP_AND, SETP_OR, SETP_XOR }; /* setp.<cmp>.<bool>: combined with c */
 
 typedef enum ptx_round { RND_NONE = 0, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI } ptx_round;
