@@ -239,8 +239,8 @@ static cudaError_t launch(const kernel_record *k, dim3 grid, dim3 block, void **
         if (strncmp(err.msg, "invalid launch configuration", 28) == 0)
             return cpurt_fail(cudaErrorInvalidConfiguration);
         /* Like a fault on a GPU, a failed kernel poisons the context. */
-        sticky_error = cudaErrorLaunchFailure;
-        return cpurt_fail(cudaErrorLaunchFailure);
+        sticky_error = err.kind == PTX_ERROR_ASSERT ? cudaErrorAssert : cudaErrorLaunchFailure;
+        return cpurt_fail(sticky_error);
     }
     return cudaSuccess;
 }

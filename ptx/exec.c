@@ -169,7 +169,17 @@ static int run_warp(block_ctx *b, warp *w)
                     return -1;
                 break;
             }
-            if (op == OP_RET || op == OP_EXIT) {
+            if (op == OP_CALL && in->ops[1].imm != PTX_FUNC_VPRINTF) {
+                if (ptx_exec_call(b, w, in, exec, mask, pc) != 0)
+                    return -1;
+                break;
+            }
+            if (op == OP_RET) {
+                if (ptx_exec_return(b, w, in, exec, mask, pc) != 0)
+                    return -1;
+                break;
+            }
+            if (op == OP_EXIT) {
                 set_pcs(w, mask, pc + 1);
                 for (int lane = 0; lane < 32; lane++)
                     if (exec >> lane & 1)
@@ -293,6 +303,7 @@ int ptx_launch_env(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **arg
     b.nwarps = (b.nthreads + 31) / 32;
     b.stats = stats;
     b.err = err;
+    err->kind = PTX_ERROR_FAULT;
     b.env = env;
     b.diag = env ? env->diag : NULL;
     b.shared_bytes = e->shared_bytes;
@@ -356,6 +367,7 @@ int ptx_launch_env(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **arg
                         w->state[lane] = lane < w->nlanes ? LANE_RUN : LANE_DONE;
                 }
                 rc = run_block(&b, warps);
+                ptx_calls_free(&b);
             }
     free(b.shadow);
     free(regs);

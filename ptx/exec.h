@@ -46,6 +46,7 @@ typedef struct block_ctx {
     int host_param_index[8];
     int nhost_params;
     struct warp *warps;      /* the block's warps, for barriers that release other warps' lanes */
+    struct ptx_callstack *stacks; /* per thread, once a thread calls a device function */
     struct ptx_barrier bars[PTX_BARRIERS];
 } block_ctx;
 
@@ -84,6 +85,14 @@ int ptx_bar_arrive(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 /* No lane can run and some wait at barriers: a report (or, under diagnosis, a finding and the
  * waiters released). Returns -1 when the launch stops. */
 int ptx_bar_stalled(block_ctx *b);
+/* A call of a device function or __assertfail by the lanes in `exec` of the group `mask`
+ * (call.c); lanes not in `exec` go on past it. */
+int ptx_exec_call(block_ctx *b, warp *w, const ptx_insn *in, uint32_t exec, uint32_t mask, int pc);
+/* ret: back to the caller, or the end of the thread when it returns from the kernel. */
+int ptx_exec_return(block_ctx *b, warp *w, const ptx_insn *in, uint32_t exec, uint32_t mask,
+                    int pc);
+/* Frees the block's call stacks (at the end of each block, and of a failed one). */
+void ptx_calls_free(block_ctx *b);
 /* A call of vprintf (the only function calls may name). */
 int ptx_vprintf(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 /* Host memory behind device address `a`: local, shared, a module variable or (when accesses

@@ -91,6 +91,7 @@ typedef struct ptx_operand {
     uint8_t kind;
     uint8_t sreg;
     uint8_t negate;  /* !%p: the predicate's opposite */
+    uint8_t local_sym; /* the value is a local variable's offset (moved when a function is linked) */
     int32_t reg;   /* slot, or -1 */
     int64_t imm;
 } ptx_operand;
@@ -122,6 +123,28 @@ typedef struct ptx_param {
     uint32_t offset, size;
 } ptx_param;
 
+#define PTX_MAX_CALL_ARGS 32
+
+/* Bytes to copy within a thread's local memory, from one offset to another. */
+typedef struct ptx_copy {
+    uint32_t from, to, size;
+} ptx_copy;
+
+/* A call of a device function: call (retval), f, (param0, ...). The parser records the
+ * caller's side; linking (link.c) adds where f's code, registers and local memory sit in the
+ * calling entry, and where each argument and the result go. */
+typedef struct ptx_callsite {
+    char callee[256];
+    int builtin;               /* PTX_FUNC_ASSERTFAIL, or 0 for a function of the module */
+    int32_t target;            /* the callee's first instruction in the entry */
+    int32_t reg_base, nregs;   /* the callee's register slots */
+    uint32_t local_base, local_bytes; /* the callee's local memory */
+    int nargs;
+    ptx_copy args[PTX_MAX_CALL_ARGS]; /* caller's .param -> callee's parameter */
+    bool has_ret;
+    ptx_copy ret;              /* callee's func_retval0 -> caller's retval .param */
+} ptx_callsite;
+
 struct ptx_entry {
     char name[256];
     ptx_param *params;
@@ -133,6 +156,12 @@ struct ptx_entry {
     uint32_t shared_bytes;
     uint32_t local_bytes; /* per thread */
     const ptx_module *module;
+    ptx_callsite *calls;  /* device-function calls, indexed by a call instruction's target */
+    int ncalls;
+    /* A device function (.func): its parameters live in its local memory (params[i].offset),
+     * as does its result (ret_offset, ret_size; has_ret). `defined` once its body is read. */
+    bool is_func, defined, has_ret;
+    uint32_t ret_offset, ret_size;
     /* The first instruction the interpreter cannot run, with its source line: a launch of this
      * entry is refused with it ("" when there is none). Other entries are not affected. */
     char unsupported[640];
@@ -145,8 +174,9 @@ typedef struct ptx_global {
     size_t size;
 } ptx_global;
 
-/* Functions a call may name: only the device runtime's printf. */
-enum { PTX_FUNC_VPRINTF = 1 };
+/* What a call names (ops[1].imm of a call): the device runtime's printf, or a device function
+ * (the call-site table says which), or assert()'s __assertfail. */
+enum { PTX_FUNC_VPRINTF = 1, PTX_FUNC_DEVICE, PTX_FUNC_ASSERTFAIL };
 
 /* Dynamic shared memory (extern .shared arrays) starts here, past any static shared memory. */
 #define PTX_DYNAMIC_SHARED_BASE UINT64_C(0x10000)
@@ -158,6 +188,8 @@ struct ptx_module {
     char dynamic_shared[128]; /* name of the module's extern .shared array, or "" */
     ptx_entry *entries;
     int nentries;
+    ptx_entry *funcs;     /* .func device functions, declared or defined */
+    int nfuncs;
     char **files;         /* .file index -> path */
     int nfiles;
 };
@@ -183,5 +215,10 @@ static inline int ty_is_signed(ptx_type t) { return t >= TY_S8 && t <= TY_S64; }
 static inline int ty_is_float(ptx_type t) { return t >= TY_F16; }
 
 const char *ptx_opcode_name(ptx_opcode op);
+
+/* Gives each entry that calls device functions its own copy of every function it reaches, with
+ * registers, local memory and branch targets moved past the entry's, and resolves its call
+ * sites (link.c). A call the module cannot satisfy refuses that entry's launches only. */
+int ptx_link_module(ptx_module *m, ptx_error *err);
 
 #endif /* TILELAB_PTX_INTERNAL_H */

@@ -235,8 +235,18 @@ static int parse_reg_decl(parser *p)
     }
 }
 
+static int parse_var_decl_unterminated(parser *p, sym_kind kind);
+
 /* ".shared .align 4 .b8 NAME[1024];" (or .local); arrays of any element type. */
 static int parse_var_decl(parser *p, sym_kind kind)
+{
+    if (parse_var_decl_unterminated(p, kind) != 0)
+        return -1;
+    return expect(p, ";");
+}
+
+/* A variable's declaration up to its ";" (a function's parameters have none). */
+static int parse_var_decl_unterminated(parser *p, sym_kind kind)
 {
     declaration d;
     if (parse_declaration(p, &d) != 0)
@@ -246,8 +256,6 @@ static int parse_var_decl(parser *p, sym_kind kind)
     token name = d.name;
     if (strcmp(lex_peek(&p->lx).text, "=") == 0)
         return fail(p, name.line, "initialised .shared/.local variables are not supported");
-    if (expect(p, ";") != 0)
-        return -1;
     uint32_t *size = kind == SYM_SHARED ? &p->e->shared_bytes : &p->e->local_bytes;
     if (kind == SYM_CALLPARAM && align < 8)
         align = 8;
@@ -352,6 +360,7 @@ static int parse_address(parser *p, ptx_operand *o)
         if (!s)
             return fail(p, base.line, "unknown name \"%s\" in an address", base.text);
         p->last_address_kind = s->kind;
+        o->local_sym = s->kind == SYM_LOCAL || s->kind == SYM_CALLPARAM;
         if (s->kind == SYM_REG)
             o->reg = (int32_t)s->value;
         else if (symbol_value(p, s, &o->imm, base.line) != 0)
@@ -423,6 +432,7 @@ static int parse_operand(parser *p, ptx_insn *in, ptx_operand *o)
         return 0;
     }
     o->kind = OPK_IMM;
+    o->local_sym = s->kind == SYM_LOCAL || s->kind == SYM_CALLPARAM;
     return symbol_value(p, s, &o->imm, t.line);
 }
 
@@ -448,22 +458,70 @@ static int defer_unsupported(parser *p, token op, const char *why)
     return 0;
 }
 
-/* call.uni (retval), vprintf, (param0, param1): only the device runtime's printf. */
+/* call (retval), f, (param0, ...) of a device function or of __assertfail: a call site that
+ * linking resolves. Arguments and the result are .param variables of the call sequence. */
+static int parse_device_call(parser *p, ptx_insn *in, token fn, bool has_ret, int line)
+{
+    ptx_callsite cs;
+    memset(&cs, 0, sizeof cs);
+    copy_str(cs.callee, sizeof cs.callee, fn.text);
+    cs.builtin = strcmp(fn.text, "__assertfail") == 0 ? PTX_FUNC_ASSERTFAIL : 0;
+    if (has_ret) {
+        if (!in->ops[0].local_sym)
+            return fail(p, line, "the result of a call must be a .param variable");
+        cs.has_ret = true;
+        cs.ret.to = (uint32_t)in->ops[0].imm;
+    }
+    if (strcmp(lex_peek(&p->lx).text, ",") == 0) {
+        lex_next(&p->lx);
+        if (expect(p, "(") != 0)
+            return -1;
+        while (strcmp(lex_peek(&p->lx).text, ")") != 0) {
+            token a = lex_next(&p->lx);
+            const symbol *s = find_symbol(p, a.text);
+            if (!s || s->kind != SYM_CALLPARAM || cs.nargs == PTX_MAX_CALL_ARGS)
+                return defer_unsupported(p, a, "a call argument that is not a .param (or more "
+                                         "than 32 of them)");
+            cs.args[cs.nargs++].from = (uint32_t)s->value;
+            if (strcmp(lex_peek(&p->lx).text, ",") == 0)
+                lex_next(&p->lx);
+        }
+        lex_next(&p->lx);
+    }
+    if (strcmp(lex_peek(&p->lx).text, ",") == 0)
+        return defer_unsupported(p, fn, "an indirect call (through a function pointer)");
+    ptx_callsite *nc = realloc(p->e->calls, (size_t)(p->e->ncalls + 1) * sizeof *nc);
+    if (!nc)
+        return fail(p, line, "out of memory");
+    p->e->calls = nc;
+    in->target = p->e->ncalls;
+    nc[p->e->ncalls++] = cs;
+    in->ops[1].kind = OPK_IMM;
+    in->ops[1].imm = cs.builtin ? cs.builtin : PTX_FUNC_DEVICE;
+    in->nops = 2;
+    return expect(p, ";");
+}
+
+/* call.uni (retval), name, (param0, param1, ...): the device runtime's printf (its arguments as
+ * operands), or a device function (a call site). */
 static int parse_call(parser *p, ptx_insn *in, int line)
 {
     int n = 0;
     in->ops[n].kind = OPK_NONE;
+    bool has_ret = false;
     if (strcmp(lex_peek(&p->lx).text, "(") == 0) {
         lex_next(&p->lx);
         if (parse_operand(p, in, &in->ops[0]) != 0 || expect(p, ")") != 0 || expect(p, ",") != 0)
             return -1;
+        has_ret = true;
     }
     n = 1;
     token fn = lex_next(&p->lx);
     if (strcmp(fn.text, "vprintf") != 0) {
-        char why[200];
-        snprintf(why, sizeof why, "a call of the device function %.100s", fn.text);
-        return defer_unsupported(p, fn, why);
+        const symbol *s = find_symbol(p, fn.text);
+        if (s && s->kind == SYM_REG)
+            return defer_unsupported(p, fn, "an indirect call (through a function pointer)");
+        return parse_device_call(p, in, fn, has_ret, line);
     }
     in->ops[n].kind = OPK_IMM;
     in->ops[n++].imm = PTX_FUNC_VPRINTF;
@@ -653,19 +711,17 @@ static int parse_body(parser *p)
     return 0;
 }
 
-static int parse_entry(parser *p)
+/* A fresh symbol table for an entry's or a function's body: the module's variables and its
+ * dynamic shared memory are visible in each. */
+static int begin_unit(parser *p, ptx_entry *unit, const char *name)
 {
-    token name = lex_next(&p->lx);
-    ptx_entry *ne = realloc(p->m->entries, (size_t)(p->m->nentries + 1) * sizeof *ne);
-    if (!ne)
-        return fail(p, name.line, "out of memory");
-    p->m->entries = ne;
-    p->e = &ne[p->m->nentries++];
+    p->e = unit;
     memset(p->e, 0, sizeof *p->e);
-    copy_str(p->e->name, sizeof p->e->name, name.text);
+    copy_str(p->e->name, sizeof p->e->name, name);
     p->nsyms = 0;
     p->nfixups = 0;
     p->capcode = 0;
+    p->scope = 0;
     for (int i = 0; i < p->m->nglobals; i++)
         if (add_symbol(p, p->m->globals[i].name, SYM_GLOBAL,
                        (int64_t)(uintptr_t)p->m->globals[i].data) != 0)
@@ -673,14 +729,100 @@ static int parse_entry(parser *p)
     if (p->m->dynamic_shared[0] &&
         add_symbol(p, p->m->dynamic_shared, SYM_SHARED, (int64_t)PTX_DYNAMIC_SHARED_BASE) != 0)
         return -1;
-    if (parse_params(p) != 0)
-        return -1;
-    /* Performance directives (.maxntid, .reqntid, .minnctapersm, ...) before the body. */
+    return 0;
+}
+
+/* Performance directives (.maxntid, .reqntid, .noreturn, ...) between a header and a body. */
+static void skip_directives(parser *p)
+{
     while (lex_peek(&p->lx).kind == TK_WORD && lex_peek(&p->lx).text[0] == '.') {
         lex_next(&p->lx);
         while (lex_peek(&p->lx).kind == TK_NUM || strcmp(lex_peek(&p->lx).text, ",") == 0)
             lex_next(&p->lx);
     }
+}
+
+static int parse_entry(parser *p)
+{
+    token name = lex_next(&p->lx);
+    ptx_entry *ne = realloc(p->m->entries, (size_t)(p->m->nentries + 1) * sizeof *ne);
+    if (!ne)
+        return fail(p, name.line, "out of memory");
+    p->m->entries = ne;
+    if (begin_unit(p, &ne[p->m->nentries++], name.text) != 0 || parse_params(p) != 0)
+        return -1;
+    skip_directives(p);
+    return parse_body(p);
+}
+
+/* A device function's parameter list, "(.param .b32 a, .param .align 8 .b8 s[16])": each
+ * parameter a .param variable in the function's local memory, recorded in order. `result`:
+ * the list before the name, func_retval0. */
+static int parse_func_params(parser *p, bool result)
+{
+    if (expect(p, "(") != 0)
+        return -1;
+    while (strcmp(lex_peek(&p->lx).text, ")") != 0) {
+        token t = lex_peek(&p->lx);
+        if (expect(p, ".param") != 0)
+            return -1;
+        int sym = p->nsyms;
+        /* Like a call sequence's .param: 8-byte aligned in local memory. */
+        if (parse_var_decl_unterminated(p, SYM_CALLPARAM) != 0)
+            return -1;
+        uint32_t offset = (uint32_t)p->syms[sym].value, size = p->e->local_bytes - offset;
+        if (result) {
+            if (p->e->has_ret)
+                return fail(p, t.line, "a function with more than one result");
+            p->e->has_ret = true;
+            p->e->ret_offset = offset;
+            p->e->ret_size = size;
+        } else {
+            if (p->e->nparams == PTX_MAX_CALL_ARGS)
+                return fail(p, t.line, "a function with more than %d parameters",
+                            PTX_MAX_CALL_ARGS);
+            ptx_param *np = realloc(p->e->params, (size_t)(p->e->nparams + 1) * sizeof *np);
+            if (!np)
+                return fail(p, t.line, "out of memory");
+            p->e->params = np;
+            copy_str(np[p->e->nparams].name, sizeof np->name, p->syms[sym].name);
+            np[p->e->nparams].offset = offset;
+            np[p->e->nparams++].size = size;
+        }
+        if (strcmp(lex_peek(&p->lx).text, ",") == 0)
+            lex_next(&p->lx);
+    }
+    lex_next(&p->lx);
+    return 0;
+}
+
+/* ".func (.param .b32 func_retval0) name(.param .b32 name_param_0, ...)" and a body, or ";"
+ * for a declaration (an .extern function, or one defined further on). */
+static int parse_func(parser *p)
+{
+    ptx_entry *nf = realloc(p->m->funcs, (size_t)(p->m->nfuncs + 1) * sizeof *nf);
+    if (!nf)
+        return fail(p, p->lx.line, "out of memory");
+    p->m->funcs = nf;
+    ptx_entry *f = &nf[p->m->nfuncs++];
+    if (begin_unit(p, f, "") != 0)
+        return -1;
+    f->is_func = true;
+    bool has_result = strcmp(lex_peek(&p->lx).text, "(") == 0;
+    if (has_result && parse_func_params(p, true) != 0)
+        return -1;
+    token name = lex_next(&p->lx);
+    if (name.kind != TK_WORD)
+        return fail(p, name.line, "expected a function name, found \"%s\"", name.text);
+    copy_str(f->name, sizeof f->name, name.text);
+    if (parse_func_params(p, false) != 0)
+        return -1;
+    skip_directives(p);
+    if (strcmp(lex_peek(&p->lx).text, ";") == 0) {
+        lex_next(&p->lx);
+        return 0;
+    }
+    f->defined = true;
     return parse_body(p);
 }
 
@@ -792,9 +934,10 @@ ptx_module *ptx_module_parse(const char *name, const char *text, size_t len, ptx
                 lex_next(&p.lx);
                 lex_next(&p.lx);
             }
-        } else if (strcmp(t.text, ".func") == 0 || strcmp(t.text, ".section") == 0) {
-            /* Device functions are inlined into the labs' entries; a call would be refused
-             * when it is decoded. DWARF sections carry nothing the interpreter needs. */
+        } else if (strcmp(t.text, ".func") == 0) {
+            rc = parse_func(&p);
+        } else if (strcmp(t.text, ".section") == 0) {
+            /* DWARF sections carry nothing the interpreter needs. */
             while (lex_peek(&p.lx).kind != TK_END && strcmp(lex_peek(&p.lx).text, "{") != 0 &&
                    strcmp(lex_peek(&p.lx).text, ";") != 0)
                 lex_next(&p.lx);
@@ -826,6 +969,10 @@ ptx_module *ptx_module_parse(const char *name, const char *text, size_t len, ptx
     }
     for (int i = 0; i < p.m->nentries; i++)
         p.m->entries[i].module = p.m;
+    if (ptx_link_module(p.m, err) != 0) {
+        ptx_module_free(p.m);
+        return NULL;
+    }
     return p.m;
 }
 
@@ -839,7 +986,14 @@ void ptx_module_free(ptx_module *m)
     for (int i = 0; i < m->nentries; i++) {
         free(m->entries[i].params);
         free(m->entries[i].code);
+        free(m->entries[i].calls);
     }
+    for (int i = 0; i < m->nfuncs; i++) {
+        free(m->funcs[i].params);
+        free(m->funcs[i].code);
+        free(m->funcs[i].calls);
+    }
+    free(m->funcs);
     for (int i = 0; i < m->nfiles; i++)
         free(m->files[i]);
     free(m->files);

@@ -24,8 +24,12 @@ extern "C" {
 typedef struct ptx_module ptx_module;
 typedef struct ptx_entry ptx_entry;
 
+/* Why a launch stopped: a fault of any kind, or a failed assert() (cudaErrorAssert). */
+typedef enum ptx_error_kind { PTX_ERROR_FAULT = 0, PTX_ERROR_ASSERT } ptx_error_kind;
+
 typedef struct ptx_error {
     char msg[1024];
+    ptx_error_kind kind; /* set by a launch that fails */
 } ptx_error;
 
 /* Parses PTX text (`len` bytes; need not be NUL-terminated). `name` appears in error messages.

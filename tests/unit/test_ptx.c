@@ -325,3 +325,36 @@ Test(ptx_float, rounding_modifiers_are_honoured)
                      "mov.b64 %rd5, %fd2;\ncvt.u32.u64 %r2, %rd5;\nst.global.u32 [%rd3], %r2;"),
                  1u);
 }
+
+/* A device function kept as a call: arguments in, the result out, its own registers. */
+Test(ptx_call, a_function_gets_arguments_and_returns_a_result)
+{
+    static const char text[] =
+        ".version 9.0\n.target sm_90\n.address_size 64\n"
+        ".func (.param .b32 func_retval0) twice(.param .b32 twice_param_0)\n{\n"
+        ".reg .b32 %r<3>;\nld.param.u32 %r1, [twice_param_0];\nadd.s32 %r2, %r1, %r1;\n"
+        "mov.u32 %r1, 0;\nst.param.b32 [func_retval0+0], %r2;\nret;\n}\n"
+        ".extern .func missing(.param .b32 missing_param_0);\n"
+        ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+        "ld.param.u64 %rd1, [out];\nmov.u32 %r1, 21;\n"
+        "{\n.param .b32 param0;\nst.param.b32 [param0+0], %r1;\n.param .b32 retval0;\n"
+        "call.uni (retval0), twice, (param0);\nld.param.b32 %r2, [retval0+0];\n}\n"
+        "st.global.u32 [%rd1], %r2;\nst.global.u32 [%rd1+4], %r1;\nret;\n}\n"
+        ".visible .entry bad()\n{\n.reg .b32 %r<2>;\n"
+        "{\n.param .b32 param0;\nst.param.b32 [param0+0], %r1;\n"
+        "call.uni missing, (param0);\n}\nret;\n}\n";
+    ptx_error err;
+    ptx_module *m = ptx_module_parse("t.ptx", text, strlen(text), &err);
+    cr_assert_not_null(m, "%s", err.msg);
+    uint32_t out[2] = {0, 0};
+    void *arg = out;
+    void *args[] = {&arg};
+    cr_assert_eq(ptx_launch(ptx_module_entry(m, "k"), (ptx_dim3){1, 1, 1}, (ptx_dim3){1, 1, 1},
+                            args, 0, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(out[0], 42u);
+    cr_assert_eq(out[1], 21u, "the caller's register is its own");
+    cr_assert_neq(ptx_launch(ptx_module_entry(m, "bad"), (ptx_dim3){1, 1, 1},
+                             (ptx_dim3){1, 1, 1}, NULL, 0, NULL, &err), 0);
+    cr_assert(strstr(err.msg, "missing, which this file does not define") != NULL, "%s", err.msg);
+    ptx_module_free(m);
+}
