@@ -7,6 +7,7 @@
  * with a NaN pattern when allocated. Launches run synchronously, so events measure the
  * interpreter's wall-clock time: emulated time, not a GPU's. */
 #include "cpurt_internal.h"
+#include "cudart_seam.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,9 @@ static cudaError_t sticky_error = cudaSuccess;
 typedef struct kernel_record {
     const void *host_fun;
     char name[256];
+    /* Dynamic shared memory a launch may use: 48 KiB unless the program asked for more with
+     * cudaFuncSetAttribute, as on the GPU. */
+    size_t max_dynamic_shared;
 } kernel_record;
 
 static kernel_record *kernels;
@@ -80,6 +84,7 @@ void __cudaRegisterFunction(void **handle, const char *host_fun, char *device_fu
     kernels = k;
     k[nkernels].host_fun = host_fun;
     snprintf(k[nkernels].name, sizeof k[nkernels].name, "%s", device_name);
+    k[nkernels].max_dynamic_shared = SEAM_SHARED_PER_BLOCK;
     nkernels++;
 }
 
@@ -218,12 +223,25 @@ static cudaError_t launch(const kernel_record *k, dim3 grid, dim3 block, void **
     if (sticky_error != cudaSuccess)
         return cpurt_fail(sticky_error);
     const ptx_module *m = load_module();
-    if (!m)
-        return cpurt_fail(cudaErrorInvalidKernelImage);
+    if (!m) {
+        /* Nothing can run: every later call that waits on the device says so. */
+        sticky_error = cudaErrorInvalidKernelImage;
+        return cpurt_fail(sticky_error);
+    }
     const ptx_entry *e = ptx_module_entry(m, k->name);
     if (!e) {
         fprintf(stderr, "tilelab CPU backend: kernel %s is not in the PTX\n", k->name);
         return cpurt_fail(cudaErrorInvalidDeviceFunction);
+    }
+    size_t static_shared = ptx_entry_shared_bytes(e);
+    if (shared > k->max_dynamic_shared || static_shared + shared > SEAM_SHARED_PER_BLOCK_OPTIN) {
+        fflush(stdout);
+        fprintf(stderr, "tilelab CPU backend: %s asks for %zu bytes of dynamic shared memory; a "
+                "launch may use %zu (more needs cudaFuncSetAttribute(kernel, "
+                "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes), at most %d with the "
+                "kernel's %zu static bytes)\n", k->name, shared, k->max_dynamic_shared,
+                SEAM_SHARED_PER_BLOCK_OPTIN, static_shared);
+        return cpurt_fail(cudaErrorInvalidValue);
     }
     ptx_error err;
     ptx_stats stats = {0, 0};
@@ -256,6 +274,54 @@ cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, 
                                     size_t shared, cudaStream_t stream)
 {
     return __cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+}
+
+static kernel_record *kernel_of(const void *func)
+{
+    for (int i = 0; i < nkernels; i++)
+        if (kernels[i].host_fun == func)
+            return &kernels[i];
+    return NULL;
+}
+
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
+{
+    kernel_record *k = kernel_of(func);
+    if (!k)
+        return cpurt_fail(cudaErrorInvalidDeviceFunction);
+    if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        const ptx_module *m = load_module();
+        const ptx_entry *e = m ? ptx_module_entry(m, k->name) : NULL;
+        size_t static_shared = e ? ptx_entry_shared_bytes(e) : 0;
+        if (value < 0 || static_shared + (size_t)value > SEAM_SHARED_PER_BLOCK_OPTIN)
+            return cpurt_fail(cudaErrorInvalidValue);
+        k->max_dynamic_shared = (size_t)value;
+    }
+    /* The other attributes (carveout, cluster shapes...) are hints the interpreter has no use
+     * for. */
+    return cudaSuccess;
+}
+
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache config)
+{
+    (void)config;
+    return kernel_of(func) ? cudaSuccess : cpurt_fail(cudaErrorInvalidDeviceFunction);
+}
+
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+    kernel_record *k = kernel_of(func);
+    if (!k)
+        return cpurt_fail(cudaErrorInvalidDeviceFunction);
+    const ptx_module *m = load_module();
+    const ptx_entry *e = m ? ptx_module_entry(m, k->name) : NULL;
+    memset(attr, 0, sizeof *attr);
+    attr->sharedSizeBytes = e ? ptx_entry_shared_bytes(e) : 0;
+    attr->maxThreadsPerBlock = SEAM_MAX_THREADS_PER_BLOCK;
+    attr->maxDynamicSharedSizeBytes = (int)k->max_dynamic_shared;
+    attr->ptxVersion = 90;
+    attr->binaryVersion = 90;
+    return cudaSuccess;
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared,

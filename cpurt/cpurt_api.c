@@ -1,13 +1,14 @@
 /* The CUDA runtime calls of the CPU backend other than launches: memory, devices, events and
  * error names. Calls it does not implement say so instead of pretending to work. */
 #include "cpurt_internal.h"
+#include "cudart_seam.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#define DEVICE_NAME "tilelab CPU backend (PTX interpreter)"
+#define DEVICE_NAME "NVIDIA H100 80GB HBM3 (tilelab CPU backend: a PTX interpreter)"
 
 double cpurt_now(void)
 {
@@ -190,22 +191,11 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 {
     if (device != 0)
         return cpurt_fail(cudaErrorInvalidDevice);
-    memset(prop, 0, sizeof *prop);
-    snprintf(prop->name, sizeof prop->name, "%s", DEVICE_NAME);
-    prop->major = 9;
-    prop->minor = 0;
-    prop->warpSize = 32;
-    prop->maxThreadsPerBlock = 1024;
-    prop->maxThreadsDim[0] = 1024;
-    prop->maxThreadsDim[1] = 1024;
-    prop->maxThreadsDim[2] = 64;
-    prop->maxGridSize[0] = 0x7fffffff;
-    prop->maxGridSize[1] = 65535;
-    prop->maxGridSize[2] = 65535;
-    prop->sharedMemPerBlock = 48 * 1024;
-    prop->regsPerBlock = 65536;
-    prop->multiProcessorCount = 1;
-    prop->totalGlobalMem = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+    /* Host code sizes its work for the GPU it would run on: the kit's H100. Device memory is
+     * this machine's, though. */
+    seam_device_properties(prop, DEVICE_NAME);
+    size_t host = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+    prop->totalGlobalMem = host < prop->totalGlobalMem ? host : prop->totalGlobalMem;
     return cudaSuccess;
 }
 
@@ -213,16 +203,8 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
 {
     if (device != 0)
         return cpurt_fail(cudaErrorInvalidDevice);
-    switch (attr) {
-    case cudaDevAttrL2CacheSize: *value = 0; break; /* nothing to flush */
-    case cudaDevAttrWarpSize: *value = 32; break;
-    case cudaDevAttrMaxThreadsPerBlock: *value = 1024; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = 48 * 1024; break;
-    case cudaDevAttrMultiProcessorCount: *value = 1; break;
-    case cudaDevAttrComputeCapabilityMajor: *value = 9; break;
-    case cudaDevAttrComputeCapabilityMinor: *value = 0; break;
-    default: return cpurt_unsupported("cudaDeviceGetAttribute of attribute", NULL);
-    }
+    if (seam_device_attribute(value, attr) != cudaSuccess)
+        return cpurt_unsupported("cudaDeviceGetAttribute of attribute", NULL);
     return cudaSuccess;
 }
 
@@ -270,32 +252,9 @@ cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags)
     return cpurt_unsupported("cudaMallocManaged", NULL);
 }
 
-cudaError_t cudaMallocHost(void **ptr, size_t size)
-{
-    (void)ptr, (void)size;
-    return cpurt_unsupported("cudaMallocHost", NULL);
-}
-
-cudaError_t cudaFreeHost(void *ptr)
-{
-    (void)ptr;
-    return cpurt_unsupported("cudaFreeHost", NULL);
-}
-
 cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height)
 {
     (void)ptr, (void)pitch, (void)width, (void)height;
     return cpurt_unsupported("cudaMallocPitch", NULL);
 }
 
-cudaError_t cudaStreamCreate(cudaStream_t *stream)
-{
-    (void)stream;
-    return cpurt_unsupported("cudaStreamCreate", NULL);
-}
-
-cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache config)
-{
-    (void)func, (void)config;
-    return cpurt_unsupported("cudaFuncSetCacheConfig", NULL);
-}

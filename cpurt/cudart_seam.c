@@ -2,8 +2,68 @@
  * registration nvcc's host code makes that needs no answer, the launch configuration stack its
  * <<<...>>> stubs push and pop, and the error names. Linked into the CPU backend's runtime
  * (cpurt) and into the capture runtime (capture/). */
-#include <cuda_runtime_api.h>
+#include "cudart_seam.h"
+
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+void seam_device_properties(struct cudaDeviceProp *prop, const char *name)
+{
+    memset(prop, 0, sizeof *prop);
+    snprintf(prop->name, sizeof prop->name, "%s", name);
+    prop->major = 9;
+    prop->minor = 0;
+    prop->warpSize = SEAM_WARP_SIZE;
+    prop->maxThreadsPerBlock = SEAM_MAX_THREADS_PER_BLOCK;
+    prop->maxThreadsDim[0] = 1024;
+    prop->maxThreadsDim[1] = 1024;
+    prop->maxThreadsDim[2] = 64;
+    prop->maxGridSize[0] = 0x7fffffff;
+    prop->maxGridSize[1] = 65535;
+    prop->maxGridSize[2] = 65535;
+    prop->sharedMemPerBlock = SEAM_SHARED_PER_BLOCK;
+    prop->sharedMemPerBlockOptin = SEAM_SHARED_PER_BLOCK_OPTIN;
+    prop->sharedMemPerMultiprocessor = SEAM_SHARED_PER_SM;
+    prop->regsPerBlock = 65536;
+    prop->regsPerMultiprocessor = 65536;
+    prop->maxThreadsPerMultiProcessor = 2048;
+    prop->maxBlocksPerMultiProcessor = 32;
+    prop->multiProcessorCount = SEAM_SM_COUNT;
+    prop->l2CacheSize = SEAM_L2_BYTES;
+    prop->totalGlobalMem = (size_t)80 << 30;
+    prop->totalConstMem = 64 * 1024;
+    prop->memoryBusWidth = 5120;
+    prop->concurrentKernels = 1;
+    prop->unifiedAddressing = 1;
+    prop->managedMemory = 1;
+    prop->ECCEnabled = 1;
+}
+
+cudaError_t seam_device_attribute(int *value, enum cudaDeviceAttr attr)
+{
+    switch (attr) {
+    case cudaDevAttrL2CacheSize: *value = SEAM_L2_BYTES; break;
+    case cudaDevAttrWarpSize: *value = SEAM_WARP_SIZE; break;
+    case cudaDevAttrMaxThreadsPerBlock: *value = SEAM_MAX_THREADS_PER_BLOCK; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = SEAM_SHARED_PER_BLOCK; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = SEAM_SHARED_PER_BLOCK_OPTIN; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = SEAM_SHARED_PER_SM; break;
+    case cudaDevAttrMultiProcessorCount: *value = SEAM_SM_COUNT; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = 9; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = 0; break;
+    case cudaDevAttrMaxBlockDimX: *value = 1024; break;
+    case cudaDevAttrMaxBlockDimY: *value = 1024; break;
+    case cudaDevAttrMaxBlockDimZ: *value = 64; break;
+    case cudaDevAttrMaxGridDimX: *value = 0x7fffffff; break;
+    case cudaDevAttrMaxGridDimY: *value = 65535; break;
+    case cudaDevAttrMaxGridDimZ: *value = 65535; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = 2048; break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = 65536; break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaSuccess;
+}
 
 void **__cudaRegisterFatBinary(void *fat_cubin)
 {
@@ -70,6 +130,7 @@ static const error_text errors[] = {
     {cudaErrorInvalidKernelImage, "cudaErrorInvalidKernelImage", "device kernel image is invalid (no PTX for the CPU backend)"},
     {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure (the CPU backend stopped the kernel; see the message above)"},
     {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
+    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
     {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported by the CPU backend"},
     {cudaErrorNotPermitted, "cudaErrorNotPermitted", "operation not permitted when grading (see the refusal)"},
 };
