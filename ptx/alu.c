@@ -362,7 +362,7 @@ void ptx_gather(const block_ctx *b, const warp *w, const ptx_operand *o, uint64_
 }
 
 /* The common cases as straight loops over 32 lanes; returns false for anything else. */
-static bool fast_path(const ptx_insn *in, const uint64_t *a, const uint64_t *c, const uint64_t *d,
+static PTX_INLINE bool fast_path(const ptx_insn *in, const uint64_t *a, const uint64_t *c, const uint64_t *d,
                       uint64_t *r)
 {
     ptx_type t = (ptx_type)in->type;
@@ -428,7 +428,7 @@ static int vector_mov(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
     return 0;
 }
 
-int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
+PTX_HOT int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
 {
     ptx_type t = (ptx_type)in->type;
     bool is_f32 = t == TY_F32, is_f64 = t == TY_F64;
@@ -436,12 +436,13 @@ int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
         return ptx_stop_unsupported(b, in, "half precision (f16)");
     if (in->mods & (MOD_SPLIT | MOD_JOIN))
         return vector_mov(b, w, in, mask);
-    uint64_t A[32], C[32], D[32], R[32], Q[32];
+    uint64_t bufA[32], bufC[32], bufD[32], R[32], Q[32];
     static const ptx_operand none = {.kind = OPK_IMM, .reg = -1};
     int s = (in->mods & MOD_PDEST) ? 2 : 1; /* setp p|q, a, b: the sources come after q */
-    ptx_gather(b, w, in->nops > s ? &in->ops[s] : &none, A);
-    ptx_gather(b, w, in->nops > s + 1 ? &in->ops[s + 1] : &none, C);
-    ptx_gather(b, w, in->nops > s + 2 ? &in->ops[s + 2] : &none, D);
+    /* Sources are read in place; results go to R first, since a destination may be a source. */
+    const uint64_t *A = ptx_lanes(b, w, in->nops > s ? &in->ops[s] : &none, bufA);
+    const uint64_t *C = ptx_lanes(b, w, in->nops > s + 1 ? &in->ops[s + 1] : &none, bufC);
+    const uint64_t *D = ptx_lanes(b, w, in->nops > s + 2 ? &in->ops[s + 2] : &none, bufD);
     if (!fast_path(in, A, C, D, R)) {
         for (int lane = 0; lane < 32; lane++) {
             if (!(mask >> lane & 1))

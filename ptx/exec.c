@@ -121,7 +121,7 @@ static void set_pcs(warp *w, uint32_t mask, int pc)
  * YIELD_AFTER_LOOPS times. The lanes at the lowest program counter run straight-line code
  * together until a branch, a barrier, an exit, or the point where other lanes of the warp wait
  * (which then join them). */
-static int run_warp(block_ctx *b, warp *w)
+PTX_HOT static int run_warp(block_ctx *b, warp *w)
 {
     const ptx_insn *code = b->e->code;
     const int ncode = b->e->ncode;

@@ -6,6 +6,21 @@
 
 #include <stdio.h>
 
+/* The interpreter's hot loops are compiled twice on x86-64: for any x86-64, and for hosts with
+ * FMA, POPCNT and AVX2 (x86-64-v3), the loader choosing when the program starts. Results are
+ * the same (fmaf is exactly rounded either way); the second calls no library function for a
+ * fused multiply-add. Elsewhere (arm64 has FMA in its baseline), and under the sanitizers, one
+ * build. PTX_INLINE pulls a helper into each clone of its caller. */
+#if defined(__x86_64__) && defined(__has_attribute) && !defined(__SANITIZE_ADDRESS__)
+#if __has_attribute(target_clones)
+#define PTX_HOT __attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+#endif
+#ifndef PTX_HOT
+#define PTX_HOT
+#endif
+#define PTX_INLINE inline __attribute__((always_inline))
+
 /* What a block knows about one 4-byte word of shared memory under diagnosis: its last writer
  * and last reader, with the barrier epoch of each access. A conflicting access by a thread of
  * another warp in the same epoch (no barrier in between) is a race. */
@@ -65,6 +80,17 @@ typedef struct warp {
 uint64_t ptx_operand_value(const block_ctx *b, const warp *w, const ptx_operand *o, int lane);
 /* An operand's values for all 32 lanes. */
 void ptx_gather(const block_ctx *b, const warp *w, const ptx_operand *o, uint64_t out[32]);
+
+/* An operand's 32 lane values, read in place when it is a plain register (the register file
+ * holds a register's lanes side by side), else gathered into `buf`. */
+static inline const uint64_t *ptx_lanes(const block_ctx *b, const warp *w, const ptx_operand *o,
+                                        uint64_t buf[32])
+{
+    if (o->kind == OPK_REG && !o->negate)
+        return w->regs + (size_t)o->reg * 32;
+    ptx_gather(b, w, o, buf);
+    return buf;
+}
 /* Fills the block's error for an instruction (file:line from .loc) and returns -1. */
 int ptx_stopf(block_ctx *b, const ptx_insn *in, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -298,7 +298,7 @@ static void global_history(block_ctx *b, const warp *w, int lane, int pc, const 
 
 /* The common case without checks beyond bounds: 32-bit-or-wider scalar shared or unchecked
  * global accesses, in a tight loop. Returns 1 when it does not apply. */
-static int fast_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
+static PTX_INLINE int fast_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
 {
     unsigned size = ty_bytes((ptx_type)in->type);
     bool load = in->op == OP_LD;
@@ -309,24 +309,26 @@ static int fast_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
     const ptx_env *env = b->env && b->env->regions ? b->env : NULL;
     const ptx_region *last = NULL;
     const ptx_operand *ao = &in->ops[load ? 1 : 0];
-    uint64_t A[32], V[32];
-    ptx_gather(b, w, &(ptx_operand){.kind = ao->reg >= 0 ? OPK_REG : OPK_IMM,
-                                    .reg = ao->reg, .imm = ao->reg >= 0 ? 0 : ao->imm}, A);
-    if (!load)
-        ptx_gather(b, w, &in->ops[1], V);
+    uint64_t bufA[32], bufV[32];
+    const uint64_t *A = ptx_lanes(b, w, &(ptx_operand){.kind = ao->reg >= 0 ? OPK_REG : OPK_IMM,
+                                                       .reg = ao->reg,
+                                                       .imm = ao->reg >= 0 ? 0 : ao->imm}, bufA);
+    const uint64_t *V = load ? NULL : ptx_lanes(b, w, &in->ops[1], bufV);
     uint64_t *dst = load ? w->regs + (size_t)in->ops[0].reg * 32 : NULL;
     uint64_t off = (uint64_t)(ao->reg >= 0 ? ao->imm : 0);
+    /* Every lane's address is checked before any lane's load: the destination may be the
+     * address register, which the checked path would then read changed. */
+    uint8_t *ptr[32];
     for (int lane = 0; lane < 32; lane++) {
         if (!(mask >> lane & 1))
             continue;
         uint64_t a = A[lane] + off;
-        uint8_t *p;
         if (space == SP_SHARED) {
             if (!(a + size <= b->shared_bytes ||
                   (a >= PTX_DYNAMIC_SHARED_BASE &&
                    a + size <= PTX_DYNAMIC_SHARED_BASE + b->dynamic_bytes)))
                 return 1; /* let the checked path report it */
-            p = b->shared + a;
+            ptr[lane] = b->shared + a;
         } else {
             if (env && !(last && a >= last->base && a + size <= last->base + last->size)) {
                 bool inside;
@@ -334,8 +336,13 @@ static int fast_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
                 if (!inside)
                     return 1; /* let the checked path report it */
             }
-            p = (uint8_t *)(uintptr_t)a;
+            ptr[lane] = (uint8_t *)(uintptr_t)a;
         }
+    }
+    for (int lane = 0; lane < 32; lane++) {
+        if (!(mask >> lane & 1))
+            continue;
+        uint8_t *p = ptr[lane];
         if (load) {
             if (size == 4) {
                 uint32_t v;
@@ -354,7 +361,7 @@ static int fast_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
     return 0;
 }
 
-int ptx_exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, int pc)
+PTX_HOT int ptx_exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, int pc)
 {
     if (fast_memory(b, w, in, mask) == 0)
         return 0;
