@@ -291,79 +291,126 @@ static int bench_labs(int size, int reps, int threads)
     return TL_EXIT_OK;
 }
 
-/* One reference solution of a square lab (kernel parameters M, N, P, Width; 16x16 tiles) on the
- * interpreter alone, then the whole lab program on the CPU backend. */
-static void bench_cpu_lab(const char *lab, const char *dataset)
+/* A square lab's reference kernel (parameters M, N, P, Width; 16x16 tiles) on the interpreter:
+ * its PTX module, and one launch at width on inputs of small pseudo-random values. */
+typedef struct cpu_lab {
+    lab_program prog;
+    ptx_module *module;
+    const ptx_entry *entry;
+} cpu_lab;
+
+static bool cpu_lab_load(const char *lab, cpu_lab *out)
 {
     char source[PATH_MAX - 64], path[PATH_MAX + 8];
     snprintf(source, sizeof source, "%s/solutions/%s/solution.cu", cli_root(), lab);
-    lab_program prog;
     char *messages = NULL;
-    if (lab_build(source, LAB_BACKEND_CPU, false, &prog, &messages) != LAB_BUILD_OK) {
+    if (lab_build(source, LAB_BACKEND_CPU, false, &out->prog, &messages) != LAB_BUILD_OK) {
         printf("  %s does not build:\n%s\n", lab, messages ? messages : "");
         free(messages);
-        return;
+        return false;
     }
-    char *text = NULL;
     size_t len = 0;
-    snprintf(path, sizeof path, "%s.ptx", prog.path);
+    snprintf(path, sizeof path, "%s.ptx", out->prog.path);
+    char *text = files_read(path, &len);
     ptx_error perr;
-    ptx_module *m = (text = files_read(path, &len)) ? ptx_module_parse(path, text, len, &perr) : NULL;
+    out->module = text ? ptx_module_parse(path, text, len, &perr) : NULL;
     free(text);
+    out->entry = out->module ? ptx_module_entry_at(out->module, 0) : NULL;
+    if (!out->entry)
+        printf("  %s: cannot load its PTX\n", lab);
+    return out->entry != NULL;
+}
+
+/* Seconds of one launch at width x width x width on `threads` threads (0: one per CPU). */
+static double cpu_lab_launch(const cpu_lab *l, int width, int threads, ptx_stats *st)
+{
     tl_matrix A, B, P;
     tl_error err;
-    char in0[PATH_MAX], in1[PATH_MAX];
-    snprintf(in0, sizeof in0, "%.4000s/input0.raw", dataset);
-    snprintf(in1, sizeof in1, "%.4000s/input1.raw", dataset);
-    if (!m || tl_matrix_read(in0, &A, &err) != 0 || tl_matrix_read(in1, &B, &err) != 0 ||
-        tl_matrix_alloc(&P, A.rows, B.cols, &err) != 0) {
-        printf("  %s: cannot set up the benchmark\n", lab);
-        ptx_module_free(m);
-        return;
+    if (tl_matrix_alloc(&A, width, width, &err) != 0 || tl_matrix_alloc(&B, width, width, &err) != 0 ||
+        tl_matrix_alloc(&P, width, width, &err) != 0) {
+        printf("  out of memory for %d x %d matrices\n", width, width);
+        return -1;
     }
-    const ptx_entry *e = ptx_module_entry_at(m, 0);
-    int width = A.rows;
+    uint32_t x = 12345;
+    for (size_t i = 0; i < (size_t)width * (size_t)width; i++) {
+        x = x * 1664525u + 1013904223u;
+        A.data[i] = (float)(x >> 8) / 16777216.0f - 0.5f;
+        B.data[i] = (float)(x >> 12 & 0xfff) / 4096.0f - 0.5f;
+    }
     void *pm = A.data, *pn = B.data, *pp = P.data;
     void *args[] = {&pm, &pn, &pp, &width};
     unsigned tiles = (unsigned)(width + 15) / 16;
-    ptx_stats st = {0, 0};
+    ptx_env env = {NULL, 0, NULL, threads};
+    ptx_error perr;
+    *st = (ptx_stats){0, 0};
     double t0 = tl_clock_now();
-    int rc = ptx_launch(e, (ptx_dim3){tiles, tiles, 1}, (ptx_dim3){16, 16, 1}, args, 0, &st, &perr);
-    double kernel_s = tl_clock_now() - t0;
+    int rc = ptx_launch_env(l->entry, (ptx_dim3){tiles, tiles, 1}, (ptx_dim3){16, 16, 1}, args, 0,
+                            &env, st, &perr);
+    double s = tl_clock_now() - t0;
     if (rc != 0)
-        printf("  %s: %s\n", lab, perr.msg);
-    char label[96];
-    snprintf(label, sizeof label, "%s kernel %dx%dx%d (1 launch)", lab, width, width, width);
-    row(label, kernel_s, "s", "", false);
-    row("  thread-instructions per second", (double)st.thread_instructions / kernel_s / 1e6,
-        "M/s", ">= 100 M/s", (double)st.thread_instructions / kernel_s >= 1e8);
-    row("  thread-instructions executed", (double)st.thread_instructions / 1e6, "M", "", false);
-    char *argv[] = {prog.path, "--no-time", (char *)dataset, NULL};
-    proc_result r;
-    if (proc_run(argv, 600, 1 << 20, &r) == 0) {
-        snprintf(label, sizeof label, "%s whole lab program (load, run, check)", lab);
-        bool target = strcmp(lab, "02-tiled") == 0;
-        row(label, r.seconds, "s", target ? "< 2 s" : "", r.seconds < 2);
-        if (r.exit_code != 0)
-            printf("  (the program exited with status %d)\n", r.exit_code);
-        proc_result_free(&r);
-    }
+        printf("  the kernel failed: %s\n", perr.msg);
     tl_matrix_free(&A);
     tl_matrix_free(&B);
     tl_matrix_free(&P);
-    ptx_module_free(m);
+    return rc == 0 ? s : -1;
+}
+
+/* One core and every core on one size, with the targets of the interpreter's speed. */
+static void bench_cpu_lab(const char *lab, const cpu_lab *l, int width, int cpus)
+{
+    ptx_stats one, all;
+    double s1 = cpu_lab_launch(l, width, 1, &one);
+    double sn = cpus > 1 ? cpu_lab_launch(l, width, cpus, &all) : s1;
+    if (s1 <= 0 || sn <= 0)
+        return;
+    char label[96];
+    snprintf(label, sizeof label, "%s kernel %d^3, one core", lab, width);
+    row(label, s1, "s", "", false);
+    row("  thread-instructions per second", (double)one.thread_instructions / s1 / 1e6, "M/s",
+        ">= 600 M/s", (double)one.thread_instructions / s1 >= 6e8);
+    if (cpus > 1) {
+        snprintf(label, sizeof label, "%s kernel %d^3, %d cores", lab, width, cpus);
+        row(label, sn, "s", "", false);
+        char target[32];
+        double want = cpus == 2 ? 1.7 : 0.85 * cpus;
+        snprintf(target, sizeof target, ">= %.1fx", want);
+        row("  speed-up over one core", s1 / sn, "x", target, s1 / sn >= want);
+    }
 }
 
 static int bench_cpu(void)
 {
-    printf("CPU backend, one core (the interpreter is single-threaded):\n");
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    cpus = cpus < 1 ? 1 : cpus;
+    printf("CPU backend (blocks run on every CPU; %ld here):\n", cpus);
     printf("  %-40s %10s %-8s %-14s\n", "what", "value", "unit", "target");
-    char d02[PATH_MAX - 64], d03[PATH_MAX - 64];
-    snprintf(d02, sizeof d02, "%s/datasets/02-tiled/4", cli_root());
-    snprintf(d03, sizeof d03, "%s/datasets/03-arbitrary/9", cli_root());
-    bench_cpu_lab("02-tiled", d02);
-    bench_cpu_lab("03-arbitrary", d03);
-    return TL_EXIT_OK;
+    cpu_lab l02, l03;
+    bool ok02 = cpu_lab_load("02-tiled", &l02), ok03 = cpu_lab_load("03-arbitrary", &l03);
+    if (ok02)
+        bench_cpu_lab("02-tiled", &l02, 256, (int)cpus);
+    if (ok03)
+        bench_cpu_lab("03-arbitrary", &l03, 257, (int)cpus);
+    if (ok02) {
+        ptx_stats st;
+        double s = cpu_lab_launch(&l02, 1024, 0, &st);
+        if (s > 0)
+            row("02-tiled kernel 1024^3, every core", s, "s", "< 5 s", s < 5);
+        char dataset[PATH_MAX - 64];
+        snprintf(dataset, sizeof dataset, "%s/datasets/02-tiled/4", cli_root());
+        char *argv[] = {l02.prog.path, "--no-time", dataset, NULL};
+        proc_result r;
+        if (proc_run(argv, 600, 1 << 20, &r) == 0) {
+            row("02-tiled whole lab program (256^3)", r.seconds, "s", "< 2 s", r.seconds < 2);
+            if (r.exit_code != 0)
+                printf("  (the program exited with status %d)\n", r.exit_code);
+            proc_result_free(&r);
+        }
+    }
+    if (ok02)
+        ptx_module_free(l02.module);
+    if (ok03)
+        ptx_module_free(l03.module);
+    return ok02 && ok03 ? TL_EXIT_OK : TL_EXIT_CRASH;
 }
 
 static int run(int argc, char **argv)

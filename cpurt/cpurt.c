@@ -30,6 +30,19 @@ static void write_diagnosis(void)
     fclose(f);
 }
 
+int cpurt_threads(void)
+{
+    const char *v = getenv("TILELAB_CPU_THREADS");
+    char *end = NULL;
+    long n = v && *v ? strtol(v, &end, 10) : 0;
+    if (v && *v && (*end || n < 1 || n > 1024)) {
+        fprintf(stderr, "tilelab CPU backend: TILELAB_CPU_THREADS=%s is not a number of threads "
+                        "(1 to 1024); using one per CPU\n", v);
+        return 0;
+    }
+    return (int)n;
+}
+
 ptx_diag *cpurt_diag(void)
 {
     if (!diag_tried) {
@@ -246,7 +259,7 @@ static cudaError_t launch(const kernel_record *k, dim3 grid, dim3 block, void **
     ptx_error err;
     ptx_stats stats = {0, 0};
     double t0 = cpurt_now();
-    ptx_env env = {NULL, 0, cpurt_diag()};
+    ptx_env env = {NULL, 0, cpurt_diag(), cpurt_threads()};
     env.regions = cpurt_regions(&env.nregions);
     int rc = ptx_launch_env(e, (ptx_dim3){grid.x, grid.y, grid.z},
                             (ptx_dim3){block.x, block.y, block.z}, args, shared, &env, &stats, &err);

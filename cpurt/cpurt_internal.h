@@ -19,6 +19,9 @@ void cpurt_note_launch(double seconds, const ptx_stats *stats);
 /* The live device allocations, sorted by address, for the interpreter's checks (valid until
  * the next allocation or free). */
 const ptx_region *cpurt_regions(int *count);
+/* Threads for a launch's blocks: $TILELAB_CPU_THREADS when set (1: one after another), else 0
+ * (one per CPU). */
+int cpurt_threads(void);
 /* The diagnostics collector when $TILELAB_DIAGNOSE names a report file, else NULL. */
 ptx_diag *cpurt_diag(void);
 

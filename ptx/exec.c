@@ -57,8 +57,8 @@ static uint64_t special(const block_ctx *b, const warp *w, int lane, int sreg)
     case SR_NWARPID: return (uint64_t)b->nwarps;
     /* The clocks count the warp instructions issued so far: they go up, and the same run gives
      * the same values, which a timing loop in a kernel needs and a test can rely on. */
-    case SR_CLOCK: return (uint32_t)b->stats->warp_instructions;
-    case SR_CLOCK64: return b->stats->warp_instructions;
+    case SR_CLOCK: return (uint32_t)b->issued;
+    case SR_CLOCK64: return b->issued;
     case SR_GLOBALTIMER: return global_ns();
     case SR_LANEMASK_EQ: return UINT32_C(1) << lane;
     case SR_LANEMASK_LE: return (uint32_t)((UINT64_C(2) << lane) - 1);
@@ -151,6 +151,7 @@ PTX_HOT static int run_warp(block_ctx *b, warp *w)
                 exec &= mask;
             }
             b->stats->warp_instructions++;
+            b->issued++;
             b->stats->thread_instructions += (uint64_t)(exec == mask ? lanes : __builtin_popcount(exec));
             int op = in->op;
             if (op == OP_BRA) {
@@ -243,7 +244,7 @@ static bool any_lane(const warp *w, int state)
 
 /* Rounds over the warps until every lane has exited; a warp runs until its lanes wait at a
  * barrier, exit, or have looped for a while. */
-static int run_block(block_ctx *b, warp *warps)
+int ptx_run_block(block_ctx *b, warp *warps)
 {
     b->epoch = 0;
     b->warps = warps;
@@ -268,112 +269,4 @@ static int run_block(block_ctx *b, warp *warps)
         if (ptx_bar_stalled(b) != 0)
             return -1;
     }
-}
-
-int ptx_launch(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **args,
-               size_t dynamic_shared, ptx_stats *stats, ptx_error *err)
-{
-    return ptx_launch_env(e, grid, block, args, dynamic_shared, NULL, stats, err);
-}
-
-int ptx_launch_env(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **args,
-                   size_t dynamic_shared, const ptx_env *env, ptx_stats *stats, ptx_error *err)
-{
-    ptx_stats local_stats = {0, 0};
-    if (!stats)
-        stats = &local_stats;
-    if (e->unsupported[0]) {
-        snprintf(err->msg, sizeof err->msg, "%s", e->unsupported);
-        return -1;
-    }
-    uint64_t threads = (uint64_t)block.x * block.y * block.z;
-    if (threads == 0 || threads > 1024 || block.z > 64 || grid.x == 0 || grid.y == 0 ||
-        grid.z == 0 || grid.y > 65535 || grid.z > 65535) {
-        snprintf(err->msg, sizeof err->msg,
-                 "invalid launch configuration for %s: grid (%u,%u,%u), block (%u,%u,%u)", e->name,
-                 grid.x, grid.y, grid.z, block.x, block.y, block.z);
-        return -1;
-    }
-    block_ctx b;
-    memset(&b, 0, sizeof b);
-    b.e = e;
-    b.grid = grid;
-    b.block = block;
-    b.nthreads = (int)threads;
-    b.nwarps = (b.nthreads + 31) / 32;
-    b.stats = stats;
-    b.err = err;
-    err->kind = PTX_ERROR_FAULT;
-    b.env = env;
-    b.diag = env ? env->diag : NULL;
-    b.shared_bytes = e->shared_bytes;
-    b.dynamic_bytes = dynamic_shared;
-    if (e->shared_bytes > PTX_DYNAMIC_SHARED_BASE) {
-        snprintf(err->msg, sizeof err->msg, "%s declares %u bytes of shared memory, more than a "
-                 "block can have", e->name, e->shared_bytes);
-        return -1;
-    }
-    size_t shared_alloc = dynamic_shared ? PTX_DYNAMIC_SHARED_BASE + dynamic_shared
-                                         : e->shared_bytes;
-    b.params = calloc(1, e->param_bytes ? e->param_bytes : 1);
-    b.shared = malloc(shared_alloc ? shared_alloc : 1);
-    b.local = malloc(e->local_bytes ? (size_t)e->local_bytes * threads : 1);
-    warp *warps = calloc((size_t)b.nwarps, sizeof *warps);
-    uint64_t *regs = calloc((size_t)b.nwarps * 32 * (size_t)(e->nregs ? e->nregs : 1), sizeof *regs);
-    int rc = 0;
-    if (b.diag) {
-        b.static_words = (e->shared_bytes + 3) / 4;
-        b.shadow = malloc((b.static_words + (dynamic_shared + 3) / 4 + 1) * sizeof *b.shadow);
-        if (!b.shadow)
-            rc = -1;
-        diag_launch(b.diag, e, grid, block);
-    }
-    if (rc != 0 || !b.params || !b.shared || !b.local || !warps || !regs) {
-        snprintf(err->msg, sizeof err->msg, "out of memory launching %s", e->name);
-        rc = -1;
-    }
-    for (int i = 0; rc == 0 && i < e->nparams; i++) {
-        memcpy(b.params + e->params[i].offset, args[i], e->params[i].size);
-        /* A pointer parameter outside every allocation is probably a host pointer. */
-        uint64_t v = 0;
-        if (env && env->regions && e->params[i].size == 8 && b.nhost_params < 8) {
-            memcpy(&v, args[i], 8);
-            bool device = v == 0;
-            for (int r = 0; r < env->nregions && !device; r++)
-                device = v >= env->regions[r].base && v < env->regions[r].base + env->regions[r].size;
-            if (!device) {
-                b.host_param_index[b.nhost_params] = i;
-                b.host_params[b.nhost_params++] = v;
-            }
-        }
-    }
-    for (unsigned z = 0; rc == 0 && z < grid.z; z++)
-        for (unsigned y = 0; rc == 0 && y < grid.y; y++)
-            for (unsigned x = 0; rc == 0 && x < grid.x; x++) {
-                b.ctaid = (ptx_dim3){x, y, z};
-                /* Fresh shared memory is not zero on a GPU either: fill it with a pattern
-                 * that reads as NaN, so a kernel that reads before writing shows it. */
-                memset(b.shared, 0xff, b.shared_bytes);
-                if (dynamic_shared)
-                    memset(b.shared + PTX_DYNAMIC_SHARED_BASE, 0xff, dynamic_shared);
-                memset(b.local, 0xff, (size_t)e->local_bytes * threads);
-                for (int i = 0; i < b.nwarps; i++) {
-                    warp *w = &warps[i];
-                    w->base = i * 32;
-                    w->nlanes = b.nthreads - w->base < 32 ? b.nthreads - w->base : 32;
-                    w->regs = regs + (size_t)i * 32 * (size_t)e->nregs;
-                    memset(w->pc, 0, sizeof w->pc);
-                    for (int lane = 0; lane < 32; lane++)
-                        w->state[lane] = lane < w->nlanes ? LANE_RUN : LANE_DONE;
-                }
-                rc = run_block(&b, warps);
-                ptx_calls_free(&b);
-            }
-    free(b.shadow);
-    free(regs);
-    free(warps);
-    free(b.local);
-    free(b.shared);
-    free(b.params);
-    return rc;
 }

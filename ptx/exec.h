@@ -51,6 +51,8 @@ typedef struct block_ctx {
     uint64_t dynamic_bytes; /* at PTX_DYNAMIC_SHARED_BASE */
     uint8_t *local; /* local_bytes for each thread of the block */
     ptx_stats *stats;
+    uint64_t issued;         /* warp instructions of this block so far: %clock reads it */
+    bool parallel;           /* other blocks run at the same time: global atomics are atomic */
     ptx_error *err;
     const ptx_env *env;      /* checks; NULL or fields NULL when off */
     ptx_diag *diag;          /* diagnosis: record errors and go on */
@@ -95,6 +97,8 @@ static inline const uint64_t *ptx_lanes(const block_ctx *b, const warp *w, const
 int ptx_stopf(block_ctx *b, const ptx_insn *in, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int ptx_stop_unsupported(block_ctx *b, const ptx_insn *in, const char *what);
+/* Runs one block whose warps are set up (launch.c does that) to its end. */
+int ptx_run_block(block_ctx *b, warp *warps);
 /* ld/st and atom/red for the lanes in `mask` (memory.c). */
 int ptx_exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, int pc);
 int ptx_exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);

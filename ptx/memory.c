@@ -2,6 +2,7 @@
  * shared-memory race and uninitialized-read detectors and the access figures. */
 #include "diag.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -416,6 +417,49 @@ PTX_HOT int ptx_exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t 
     return 0;
 }
 
+/* One atomic update of `size` bytes at p; *old gets the value before it. With `concurrent`,
+ * other threads may update the same word: 4- and 8-byte words (aligned, as PTX requires) are
+ * updated with compare-and-swap, anything else under a lock. False for an operation
+ * ptx_atomic_apply does not know. */
+static pthread_mutex_t atomic_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool atomic_update(const ptx_insn *in, uint8_t *p, unsigned size, int sgn, uint64_t v,
+                          uint64_t cmp, bool concurrent, uint64_t *old)
+{
+    uint64_t r;
+    if (concurrent && size == 4 && (uintptr_t)p % 4 == 0) {
+        uint32_t *word = (uint32_t *)(void *)p;
+        uint32_t seen = __atomic_load_n(word, __ATOMIC_RELAXED);
+        do {
+            *old = sgn ? (uint64_t)(int64_t)(int32_t)seen : seen;
+            if (!ptx_atomic_apply(in, *old, v, cmp, &r))
+                return false;
+        } while (!__atomic_compare_exchange_n(word, &seen, (uint32_t)r, true, __ATOMIC_SEQ_CST,
+                                              __ATOMIC_RELAXED));
+        return true;
+    }
+    if (concurrent && size == 8 && (uintptr_t)p % 8 == 0) {
+        uint64_t *word = (uint64_t *)(void *)p;
+        uint64_t seen = __atomic_load_n(word, __ATOMIC_RELAXED);
+        do {
+            *old = seen;
+            if (!ptx_atomic_apply(in, *old, v, cmp, &r))
+                return false;
+        } while (!__atomic_compare_exchange_n(word, &seen, r, true, __ATOMIC_SEQ_CST,
+                                              __ATOMIC_RELAXED));
+        return true;
+    }
+    if (concurrent)
+        pthread_mutex_lock(&atomic_lock);
+    *old = load_bits(p, size, sgn);
+    bool ok = ptx_atomic_apply(in, *old, v, cmp, &r);
+    if (ok)
+        store_bits(p, size, r);
+    if (concurrent)
+        pthread_mutex_unlock(&atomic_lock);
+    return ok;
+}
+
 int ptx_exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
 {
     ptx_type t = (ptx_type)in->type;
@@ -431,12 +475,12 @@ int ptx_exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
             return -1;
         if (rc > 0)
             continue;
-        uint64_t old = load_bits(acc.ptr, size, ty_is_signed(t));
-        uint64_t v = ptx_operand_value(b, w, &in->ops[has_dst + 1], lane), r;
+        uint64_t v = ptx_operand_value(b, w, &in->ops[has_dst + 1], lane), old;
         uint64_t cmp = in->atomic == AT_CAS ? ptx_operand_value(b, w, &in->ops[has_dst + 2], lane) : 0;
-        if (!ptx_atomic_apply(in, old, v, cmp, &r))
+        /* Blocks running at the same time may update the same global word. */
+        bool shared_by_blocks = b->parallel && acc.space == SP_GLOBAL;
+        if (!atomic_update(in, acc.ptr, size, ty_is_signed(t), v, cmp, shared_by_blocks, &old))
             return ptx_stop_unsupported(b, in, "this atomic operation");
-        store_bits(acc.ptr, size, r);
         if (has_dst)
             w->regs[(size_t)in->ops[0].reg * 32 + (size_t)lane] = old;
     }

@@ -122,6 +122,10 @@ typedef struct ptx_env {
      * kernel goes on (bad reads give the poison pattern, bad writes are dropped), and the
      * checks that cost more (races, uninitialized reads) and the figures are on. */
     ptx_diag *diag;
+    /* Threads to run blocks on: 0 for one per CPU, 1 to run them one after another. A run
+     * under diagnosis, or of a kernel that prints, uses one (its messages keep their order).
+     * Results do not depend on the number, atomics' order of arrival aside, as on a GPU. */
+    int threads;
 } ptx_env;
 
 /* ptx_launch with checks: see ptx_env. */

@@ -207,7 +207,7 @@ static int cpu_launch(replay_device *d, const char *kernel, const caplog_launch 
     const ptx_entry *e = ptx_module_entry(d->module, kernel);
     if (!e)
         return failed(d, REPLAY_UNSUPPORTED, err, "the interpreter found no such kernel in the PTX");
-    ptx_env env = {d->regions, d->nallocs, d->diag};
+    ptx_env env = {d->regions, d->nallocs, d->diag, 0};
     ptx_stats stats = {0, 0};
     ptx_error perr;
     int rc = ptx_launch_env(e, (ptx_dim3){l->grid[0], l->grid[1], l->grid[2]},

@@ -125,3 +125,51 @@ Test(ptx_barrier, bad_counts_and_ids_are_refused)
                             &err), 0);
     cr_assert(strstr(err.msg, "barrier 16 does not exist") != NULL, "%s", err.msg);
 }
+
+/* Blocks on several threads: the same results as one after another, atomics that lose no
+ * update, and the same first failing block. */
+static int launch_on(const char *body, unsigned grid, unsigned block, uint32_t *out, int threads,
+                     ptx_error *err)
+{
+    char *text = kernel_text("", body);
+    ptx_module *m = ptx_module_parse("test.ptx", text, strlen(text), err);
+    free(text);
+    if (!m)
+        return -2;
+    void *arg = out;
+    void *args[] = {&arg};
+    ptx_env env = {NULL, 0, NULL, threads};
+    int rc = ptx_launch_env(ptx_module_entry(m, "k"), (ptx_dim3){grid, 1, 1},
+                            (ptx_dim3){block, 1, 1}, args, 0, &env, NULL, err);
+    ptx_module_free(m);
+    return rc;
+}
+
+Test(ptx_parallel, blocks_on_threads_give_the_same_results)
+{
+    /* out[t + 1] = t * 3 + its block; every thread adds 1 to out[0] atomically. */
+    const char *body = "mul.lo.u32 %r2, %r1, 3;\nadd.u32 %r2, %r2, %r5;\n"
+                       "st.global.u32 [%rd3+4], %r2;\natom.global.add.u32 %r4, [%rd1], 1;";
+    enum { GRID = 64, BLOCK = 64, N = GRID * BLOCK + 1 };
+    static uint32_t one[N], four[N];
+    ptx_error err;
+    memset(one, 0, sizeof one);
+    memset(four, 0, sizeof four);
+    cr_assert_eq(launch_on(body, GRID, BLOCK, one, 1, &err), 0, "%s", err.msg);
+    cr_assert_eq(launch_on(body, GRID, BLOCK, four, 4, &err), 0, "%s", err.msg);
+    cr_assert_eq(four[0], (uint32_t)(GRID * BLOCK), "no atomic update lost: %u", four[0]);
+    cr_assert_eq(memcmp(one, four, sizeof one), 0);
+}
+
+Test(ptx_parallel, the_first_failing_block_is_reported)
+{
+    /* Blocks 5 and 40 stop themselves (trap); 40 may well run before 5 has finished. */
+    const char *body = "setp.eq.u32 %p1, %r5, 5;\nsetp.eq.u32 %p2, %r5, 40;\n"
+                       "or.pred %p3, %p1, %p2;\n@%p3 trap;\nst.global.u32 [%rd3], %r1;";
+    static uint32_t out[64 * 32];
+    ptx_error err;
+    for (int threads = 1; threads <= 4; threads *= 2) {
+        cr_assert_neq(launch_on(body, 64, 32, out, threads, &err), 0);
+        cr_assert(strstr(err.msg, "block (5,0,0)") != NULL, "%d threads: %s", threads, err.msg);
+    }
+}
