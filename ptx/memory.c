@@ -297,6 +297,57 @@ static void global_history(block_ctx *b, const warp *w, int lane, int pc, const 
     }
 }
 
+/* All 32 lanes' 4- or 8-byte accesses, when every address lies in one place: the static or the
+ * dynamic shared memory, or one device allocation (anywhere, when global accesses are not
+ * checked). One check of the lowest and highest address, then straight loops. */
+static PTX_INLINE bool whole_warp(const block_ctx *b, unsigned space, const uint64_t *A,
+                                  uint64_t off, unsigned size, bool load, uint64_t *dst,
+                                  const uint64_t *V)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (int l = 0; l < 32; l++) {
+        uint64_t a = A[l] + off;
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+    }
+    if (hi > UINT64_MAX - size)
+        return false;
+    uintptr_t bias = 0; /* host address = bias + device address */
+    if (space == SP_SHARED) {
+        bool in_static = hi + size <= b->shared_bytes;
+        bool in_dynamic = lo >= PTX_DYNAMIC_SHARED_BASE &&
+                          hi + size <= PTX_DYNAMIC_SHARED_BASE + b->dynamic_bytes;
+        if (!in_static && !in_dynamic)
+            return false;
+        bias = (uintptr_t)b->shared;
+    } else if (b->env && b->env->regions) {
+        bool inside;
+        const ptx_region *r = find_region(b->env, lo, size, &inside);
+        if (!inside || hi + size > r->base + r->size)
+            return false;
+    }
+    off += bias;
+    if (load && size == 4) {
+        for (int l = 0; l < 32; l++) {
+            uint32_t v;
+            memcpy(&v, (const void *)(uintptr_t)(A[l] + off), 4);
+            dst[l] = v;
+        }
+    } else if (load) {
+        for (int l = 0; l < 32; l++)
+            memcpy(&dst[l], (const void *)(uintptr_t)(A[l] + off), 8);
+    } else if (size == 4) {
+        for (int l = 0; l < 32; l++) {
+            uint32_t v = (uint32_t)V[l];
+            memcpy((void *)(uintptr_t)(A[l] + off), &v, 4);
+        }
+    } else {
+        for (int l = 0; l < 32; l++)
+            memcpy((void *)(uintptr_t)(A[l] + off), &V[l], 8);
+    }
+    return true;
+}
+
 /* The common case without checks beyond bounds: 32-bit-or-wider scalar shared or unchecked
  * global accesses, in a tight loop. Returns 1 when it does not apply. */
 static PTX_INLINE int fast_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
@@ -317,6 +368,8 @@ static PTX_INLINE int fast_memory(block_ctx *b, warp *w, const ptx_insn *in, uin
     const uint64_t *V = load ? NULL : ptx_lanes(b, w, &in->ops[1], bufV);
     uint64_t *dst = load ? w->regs + (size_t)in->ops[0].reg * 32 : NULL;
     uint64_t off = (uint64_t)(ao->reg >= 0 ? ao->imm : 0);
+    if (mask == 0xffffffffu && whole_warp(b, space, A, off, size, load, dst, V))
+        return 0;
     /* Every lane's address is checked before any lane's load: the destination may be the
      * address register, which the checked path would then read changed. */
     uint8_t *ptr[32];
