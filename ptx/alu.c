@@ -385,6 +385,41 @@ static PTX_INLINE bool fast_path(const ptx_insn *in, const uint64_t *a, const ui
         default: break;
         }
     }
+    if (t == TY_PRED) {
+        switch (in->op) {
+        case OP_AND: for (int l = 0; l < 32; l++) r[l] = (a[l] != 0) & (c[l] != 0); return true;
+        case OP_OR: for (int l = 0; l < 32; l++) r[l] = (a[l] != 0) | (c[l] != 0); return true;
+        case OP_XOR: for (int l = 0; l < 32; l++) r[l] = (a[l] != 0) ^ (c[l] != 0); return true;
+        case OP_NOT: for (int l = 0; l < 32; l++) r[l] = a[l] == 0; return true;
+        default: break;
+        }
+    }
+    /* Loop bounds and boundary checks: setp on 32-bit integers. */
+    if (in->op == OP_SETP && in->sub == SETP_PLAIN && !(in->mods & MOD_PDEST) && n == 4 &&
+        !ty_is_float(t)) {
+        bool sgn = ty_is_signed(t);
+        switch (in->cmp) {
+        case CMP_EQ: for (int l = 0; l < 32; l++) r[l] = (uint32_t)a[l] == (uint32_t)c[l]; return true;
+        case CMP_NE: for (int l = 0; l < 32; l++) r[l] = (uint32_t)a[l] != (uint32_t)c[l]; return true;
+        case CMP_LT:
+            if (sgn) for (int l = 0; l < 32; l++) r[l] = (int32_t)a[l] < (int32_t)c[l];
+            else for (int l = 0; l < 32; l++) r[l] = (uint32_t)a[l] < (uint32_t)c[l];
+            return true;
+        case CMP_LE:
+            if (sgn) for (int l = 0; l < 32; l++) r[l] = (int32_t)a[l] <= (int32_t)c[l];
+            else for (int l = 0; l < 32; l++) r[l] = (uint32_t)a[l] <= (uint32_t)c[l];
+            return true;
+        case CMP_GT:
+            if (sgn) for (int l = 0; l < 32; l++) r[l] = (int32_t)a[l] > (int32_t)c[l];
+            else for (int l = 0; l < 32; l++) r[l] = (uint32_t)a[l] > (uint32_t)c[l];
+            return true;
+        case CMP_GE:
+            if (sgn) for (int l = 0; l < 32; l++) r[l] = (int32_t)a[l] >= (int32_t)c[l];
+            else for (int l = 0; l < 32; l++) r[l] = (uint32_t)a[l] >= (uint32_t)c[l];
+            return true;
+        default: break;
+        }
+    }
     if (in->op == OP_MUL && (in->mods & MOD_WIDE) && n == 4) {
         if (ty_is_signed(t))
             for (int l = 0; l < 32; l++) r[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)c[l]);
