@@ -119,6 +119,13 @@ typedef struct runner_config {
 #define RUNNER_MAX_SOURCE_BYTES (1u << 20)  /* the submission's files together */
 #define RUNNER_MAX_SOURCE_FILES 64
 #define RUNNER_OUTPUT_CAP (64u * 1024)      /* bytes kept of a child's stdout and of stderr */
+/* The CPU backend's time limit grows with the work: a replay may take twice what a correct
+ * kernel needs at RUNNER_CPU_INSTR_PER_MAC thread-instructions per multiply-add (a naive
+ * kernel's count, with room) and RUNNER_CPU_RATE_FLOOR of them per second (one slow core). A
+ * dataset that would need more than RUNNER_CPU_MAX_SECONDS is not started. */
+#define RUNNER_CPU_INSTR_PER_MAC 8.0
+#define RUNNER_CPU_RATE_FLOOR 2e8
+#define RUNNER_CPU_MAX_SECONDS 7200.0
 
 /* Defaults: the backend given, sandbox on, slot 0, timeouts 300 s build, 30 s capture, 60 s
  * replay, 10 repetitions on a GPU and 3 on the CPU backend. */

@@ -279,7 +279,7 @@ static int take_turn(const runner_config *c, bool timed)
 
 static int spawn(const runner_config *c, const runner_program *p, const runner_capture *cap,
                  const tl_lab *lab, const runner_dataset *d, const runner_replay_opts *opts,
-                 const char *work, frames *f, proc_result *r)
+                 const char *work, int timeout_s, frames *f, proc_result *r)
 {
     char in[PATH_MAX + 8], reps[16], generate[96], calls[64];
     snprintf(in, sizeof in, "%s/in", work);
@@ -373,10 +373,10 @@ static int spawn(const runner_config *c, const runner_program *p, const runner_c
     }
     env[ne] = NULL;
     /* CUDA reserves a large address space: no memory limit on a GPU. */
-    proc_limits lim = {(unsigned long)c->replay_timeout_s + 10, 256ul << 20,
+    proc_limits lim = {(unsigned long)timeout_s * (gpu ? 1 : 2) + 10, 256ul << 20,
                        gpu ? 0 : 16ul << 30, 0, 256};
     proc_spec spec = {.argv = argv, .envp = opts->wrapper ? NULL : env,
-                      .timeout_s = c->replay_timeout_s * (opts->wrapper ? 4 : 1),
+                      .timeout_s = timeout_s * (opts->wrapper ? 4 : 1),
                       .capture_limit = RUNNER_OUTPUT_CAP, .limits = &lim,
                       .on_result = on_bytes, .result_ctx = f};
     int turn = take_turn(c, opts->time);
@@ -384,6 +384,29 @@ static int spawn(const runner_config *c, const runner_program *p, const runner_c
     if (turn >= 0)
         close(turn);
     return rc;
+}
+
+/* Seconds a correct kernel may need for this dataset on the CPU backend (0 on a GPU): every
+ * replayed run of every call, at the pessimistic rate of RUNNER_CPU_RATE_FLOOR. */
+static double cpu_expected_seconds(const runner_config *c, const tl_lab *lab, tl_size shape,
+                                   const runner_replay_opts *opts)
+{
+    if (c->backend != RUNNER_CPU)
+        return 0;
+    /* Each call runs once to be checked, then warm-up and timed runs (tilelab-replay's default
+     * warm-up is one run). */
+    int runs = 1 + (opts->time ? 1 + c->reps : 0);
+    int calls = 1 + (has_host_call(lab) ? 1 : 0) + (opts->baseline && has_baseline(lab) ? 1 : 0);
+    double macs = (double)shape.m * (double)shape.k * (double)shape.n;
+    return runs * calls * macs * RUNNER_CPU_INSTR_PER_MAC / RUNNER_CPU_RATE_FLOOR;
+}
+
+/* The replay's time limit: the one asked for, or on the CPU backend twice what the work needs
+ * when that is more. */
+static int replay_timeout(const runner_config *c, double expected_s)
+{
+    double scaled = 2 * expected_s;
+    return scaled > c->replay_timeout_s ? (int)scaled + 1 : c->replay_timeout_s;
 }
 
 /* The verdict of the dataset: the call that is checked (lab 01's host call, else the launch),
@@ -429,6 +452,20 @@ int runner_replay(const runner_config *c, const runner_program *p, const runner_
         return 0;
     }
     out->shape = (tl_size){A.rows, A.cols, B.cols};
+    double expected_s = cpu_expected_seconds(c, lab, out->shape, opts);
+    if (expected_s > RUNNER_CPU_MAX_SECONDS) {
+        tl_matrix_free(&A);
+        tl_matrix_free(&B);
+        tl_product_ref_free(&ref);
+        out->verdict = TL_VERDICT_UNSUPPORTED;
+        snprintf(out->detail, sizeof out->detail, "a %dx%dx%d dataset is too large for the CPU "
+                 "backend: about %.0f minutes of interpretation at the slowest expected rate "
+                 "(%.0f M thread-instructions/s); run it on a GPU (--backend gpu), or with "
+                 "--no-time, or use a smaller dataset", out->shape.m, out->shape.k, out->shape.n,
+                 expected_s / 60, RUNNER_CPU_RATE_FLOOR / 1e6);
+        return 0;
+    }
+    int timeout_s = replay_timeout(c, expected_s);
     for (int k = 0; k < CAPLOG_CALL_KINDS; k++)
         out->calls[k].verdict = TL_VERDICT_PASS;
     out->calls[CAPLOG_CALL_LAUNCH].run = true;
@@ -445,7 +482,7 @@ int runner_replay(const runner_config *c, const runner_program *p, const runner_
     proc_result r;
     memset(&r, 0, sizeof r);
     if (rc == 0 && f.matrix)
-        rc = spawn(c, p, cap, lab, d, opts, work, &f, &r);
+        rc = spawn(c, p, cap, lab, d, opts, work, timeout_s, &f, &r);
     else
         rc = -1;
     tl_matrix_free(&A);
@@ -464,9 +501,15 @@ int runner_replay(const runner_config *c, const runner_program *p, const runner_
     free(f.result);
     if (r.timed_out) {
         out->verdict = TL_VERDICT_TIMEOUT;
-        snprintf(out->detail, sizeof out->detail, "stopped after %d s: the kernel never finished "
-                 "(an endless loop, or a __syncthreads() that not every thread reaches)",
-                 c->replay_timeout_s);
+        if (expected_s > 0)
+            snprintf(out->detail, sizeof out->detail, "stopped after %d s: the kernel never "
+                     "finished (an endless loop, or a __syncthreads() that not every thread "
+                     "reaches); a correct kernel needs about %.0f s here on the CPU backend",
+                     timeout_s, expected_s);
+        else
+            snprintf(out->detail, sizeof out->detail, "stopped after %d s: the kernel never "
+                     "finished (an endless loop, or a __syncthreads() that not every thread "
+                     "reaches)", timeout_s);
     } else if (f.protocol_error[0] || !doc) {
         out->verdict = TL_VERDICT_CRASH;
         char line[300];
