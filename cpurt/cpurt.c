@@ -270,7 +270,9 @@ static cudaError_t launch(const kernel_record *k, dim3 grid, dim3 block, void **
         if (strncmp(err.msg, "invalid launch configuration", 28) == 0)
             return cpurt_fail(cudaErrorInvalidConfiguration);
         /* Like a fault on a GPU, a failed kernel poisons the context. */
-        sticky_error = err.kind == PTX_ERROR_ASSERT ? cudaErrorAssert : cudaErrorLaunchFailure;
+        sticky_error = err.kind == PTX_ERROR_ASSERT    ? cudaErrorAssert
+                       : err.kind == PTX_ERROR_ADDRESS ? cudaErrorIllegalAddress
+                                                       : cudaErrorLaunchFailure;
         return cpurt_fail(sticky_error);
     }
     return cudaSuccess;

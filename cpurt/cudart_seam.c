@@ -130,6 +130,7 @@ static const error_text errors[] = {
     {cudaErrorInvalidKernelImage, "cudaErrorInvalidKernelImage", "device kernel image is invalid (no PTX for the CPU backend)"},
     {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure (the CPU backend stopped the kernel; see the message above)"},
     {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
+    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered (the CPU backend stopped the kernel; see the message above)"},
     {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
     {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported by the CPU backend"},
     {cudaErrorNotPermitted, "cudaErrorNotPermitted", "operation not permitted when grading (see the refusal)"},

@@ -133,10 +133,11 @@ static bool test_property(const ptx_insn *in, uint64_t a)
         float f;
         memcpy(&f, &u, sizeof f);
         x = f;
-        /* Classify in the value's own precision: a float subnormal is normal as a double. */
+        /* Classify in the value's own precision: a float subnormal is normal as a double.
+         * Zero counts as normal (an H100 says so; the PTX ISA's wording leaves it open). */
         int k = fpclassify(f);
         if (in->sub == TESTP_NORMAL)
-            return k == FP_NORMAL;
+            return k == FP_NORMAL || k == FP_ZERO;
         if (in->sub == TESTP_SUBNORMAL)
             return k == FP_SUBNORMAL;
     } else {
@@ -147,7 +148,7 @@ static bool test_property(const ptx_insn *in, uint64_t a)
     case TESTP_INFINITE: return isinf(x);
     case TESTP_NUMBER: return !isnan(x);
     case TESTP_NOTANUMBER: return isnan(x);
-    case TESTP_NORMAL: return fpclassify(x) == FP_NORMAL;
+    case TESTP_NORMAL: return fpclassify(x) == FP_NORMAL || fpclassify(x) == FP_ZERO;
     default: return fpclassify(x) == FP_SUBNORMAL;
     }
 }

@@ -64,6 +64,7 @@ static int bad_access(block_ctx *b, const warp *w, int lane, const ptx_insn *in,
         diag_finding(b->diag, kind, b, in, NULL, w->base + lane, -1, detail);
         return 1;
     }
+    b->err->kind = PTX_ERROR_ADDRESS;
     ptx_stopf(b, in, "%s: %s", diag_kind_name(kind), detail);
     return -1;
 }

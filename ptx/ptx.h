@@ -24,8 +24,14 @@ extern "C" {
 typedef struct ptx_module ptx_module;
 typedef struct ptx_entry ptx_entry;
 
-/* Why a launch stopped: a fault of any kind, or a failed assert() (cudaErrorAssert). */
-typedef enum ptx_error_kind { PTX_ERROR_FAULT = 0, PTX_ERROR_ASSERT } ptx_error_kind;
+/* Why a launch stopped, as the CUDA error a GPU gives: an access outside memory
+ * (cudaErrorIllegalAddress), a failed assert() (cudaErrorAssert), anything else
+ * (cudaErrorLaunchFailure). */
+typedef enum ptx_error_kind {
+    PTX_ERROR_FAULT = 0,
+    PTX_ERROR_ADDRESS,
+    PTX_ERROR_ASSERT
+} ptx_error_kind;
 
 typedef struct ptx_error {
     char msg[1024];

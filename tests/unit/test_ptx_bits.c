@@ -110,6 +110,7 @@ Test(ptx_bits, testp_classifies)
         {"finite", 0x7F800000u, 0}, {"finite", 0x3F800000u, 1},  {"infinite", 0xFF800000u, 1},
         {"number", 0x7FC00000u, 0}, {"notanumber", 0x7FC00000u, 1}, {"subnormal", 1u, 1},
         {"normal", 1u, 0},          {"normal", 0x3F800000u, 1},  {"subnormal", 0x00800000u, 0},
+        {"normal", 0u, 1},          {"subnormal", 0x80000000u, 0}, /* zero is normal on an H100 */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char body[200];
