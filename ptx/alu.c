@@ -471,6 +471,8 @@ PTX_HOT int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mas
         return ptx_stop_unsupported(b, in, "half precision (f16)");
     if (in->mods & (MOD_SPLIT | MOD_JOIN))
         return vector_mov(b, w, in, mask);
+    if (in->mods & (MOD_CARRY_IN | MOD_CARRY_OUT))
+        return ptx_exec_carry(b, w, in, mask);
     uint64_t bufA[32], bufC[32], bufD[32], R[32], Q[32];
     static const ptx_operand none = {.kind = OPK_IMM, .reg = -1};
     int s = (in->mods & MOD_PDEST) ? 2 : 1; /* setp p|q, a, b: the sources come after q */

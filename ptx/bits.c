@@ -221,3 +221,47 @@ int ptx_exec_bits(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
     }
     return 0;
 }
+
+/* Extended-precision arithmetic, as libdevice's argument reduction for sin and cos of large
+ * doubles uses it: each lane has a carry flag that add.cc/sub.cc/mad.cc write and
+ * addc/subc/madc read (for subtraction it is the borrow). */
+int ptx_exec_carry(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
+{
+    unsigned bits = BYTE_BITS * ty_bytes((ptx_type)in->type);
+    uint64_t m = width_mask(bits);
+    bool sgn = ty_is_signed((ptx_type)in->type);
+    uint64_t A[32], B[32], C[32] = {0};
+    ptx_gather(b, w, &in->ops[1], A);
+    ptx_gather(b, w, &in->ops[2], B);
+    if (in->op == OP_MAD)
+        ptx_gather(b, w, &in->ops[3], C);
+    uint64_t *dst = w->regs + (size_t)in->ops[0].reg * 32;
+    for (int lane = 0; lane < 32; lane++) {
+        if (!(mask >> lane & 1))
+            continue;
+        unsigned __int128 cin = (in->mods & MOD_CARRY_IN) ? w->carry[lane] : 0;
+        uint64_t a = A[lane] & m, x = B[lane] & m, c = C[lane] & m;
+        unsigned __int128 wide;
+        bool out;
+        if (in->op == OP_SUB) {
+            /* a - x - borrow: a borrow out when that is below zero. */
+            wide = (unsigned __int128)a - x - cin;
+            out = (unsigned __int128)a < (unsigned __int128)x + cin;
+        } else {
+            uint64_t first = a, second = x;
+            if (in->op == OP_MAD) {
+                __int128 product = sgn ? (__int128)sign_extend(a, bits) * sign_extend(x, bits)
+                                       : (__int128)((unsigned __int128)a * x);
+                first = (uint64_t)((in->mods & MOD_HI) ? (unsigned __int128)product >> bits
+                                                       : (unsigned __int128)product) & m;
+                second = c;
+            }
+            wide = (unsigned __int128)first + second + cin;
+            out = (wide >> bits) != 0;
+        }
+        dst[lane] = (uint64_t)wide & m;
+        if (in->mods & MOD_CARRY_OUT)
+            w->carry[lane] = out;
+    }
+    return 0;
+}

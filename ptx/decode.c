@@ -121,6 +121,11 @@ int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size
     }
     if (strcmp(base, "brkpt") == 0)
         op = OP_TRAP;
+    /* Extended-precision arithmetic: addc, subc, madc take the carry in. */
+    if (strcmp(base, "addc") == 0 || strcmp(base, "subc") == 0 || strcmp(base, "madc") == 0) {
+        op = base[0] == 'a' ? OP_ADD : base[0] == 's' ? OP_SUB : OP_MAD;
+        in->mods |= MOD_CARRY_IN;
+    }
     if (op < 0) {
         snprintf(why, why_size, "the instruction \"%s\"", word);
         return -1;
@@ -163,6 +168,8 @@ int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size
             in->vec = 2;
         } else if (strcmp(m, "v4") == 0) {
             in->vec = 4;
+        } else if (strcmp(m, "cc") == 0 && (op == OP_ADD || op == OP_SUB || op == OP_MAD)) {
+            in->mods |= MOD_CARRY_OUT;
         } else if (strcmp(m, "sync") == 0) {
             in->mods |= MOD_SYNC;
         } else if (op == OP_BAR && strcmp(m, "red") == 0) {

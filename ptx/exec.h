@@ -77,6 +77,7 @@ typedef struct warp {
     int32_t pc[32];
     uint8_t state[32];
     int8_t bar_id[32]; /* the barrier a lane in LANE_BAR waits at */
+    uint8_t carry[32]; /* each lane's carry (borrow) flag, for add.cc/addc and kin */
 } warp;
 
 uint64_t ptx_operand_value(const block_ctx *b, const warp *w, const ptx_operand *o, int lane);
@@ -107,6 +108,8 @@ void ptx_shadow_reset(block_ctx *b);
 /* Arithmetic, logic, comparisons, conversions and moves, for the lanes in `mask`. */
 int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 /* popc, clz, brev, bfind, bfe, bfi, prmt, shf, copysign, sad, testp, mul24, mad24 (bits.c). */
+/* add, sub and mad with a carry in or out: .cc, addc, subc, madc (bits.c). */
+int ptx_exec_carry(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 int ptx_exec_bits(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 /* activemask, vote, shfl, redux, match: the lanes in `mask` together (warp.c). */
 int ptx_exec_warp(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);

@@ -444,13 +444,15 @@ static int defer_unsupported(parser *p, token op, const char *why)
                           ? p->m->files[p->cur_file]
                           : NULL;
     if (!p->e->unsupported[0]) {
+        const char *unit = p->e->is_func ? "device function" : "kernel";
         if (src && p->cur_line > 0)
-            snprintf(p->e->unsupported, sizeof p->e->unsupported, "%.200s:%d: %.190s is not supported "
-                     "by the CPU backend (PTX line %d, kernel %.100s)", src, p->cur_line, why,
-                     op.line, p->e->name);
+            snprintf(p->e->unsupported, sizeof p->e->unsupported, "%.200s:%d: %.190s is not "
+                     "supported by the CPU backend (PTX line %d, %s %.100s)", src, p->cur_line,
+                     why, op.line, unit, p->e->name);
         else
-            snprintf(p->e->unsupported, sizeof p->e->unsupported, "%.100s:%d: %.190s is not supported "
-                     "by the CPU backend (kernel %.100s)", p->name, op.line, why, p->e->name);
+            snprintf(p->e->unsupported, sizeof p->e->unsupported, "%.100s:%d: %.190s is not "
+                     "supported by the CPU backend (%s %.100s)", p->name, op.line, why, unit,
+                     p->e->name);
     }
     for (token t = lex_next(&p->lx); t.kind != TK_END && strcmp(t.text, ";") != 0;
          t = lex_next(&p->lx)) {

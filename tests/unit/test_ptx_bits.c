@@ -171,3 +171,18 @@ Test(ptx_bits, wrong_operand_counts_are_refused_with_the_line)
     free(text);
     cr_assert_null(m, "a sink as an add's destination");
 }
+
+Test(ptx_bits, carry_chains_add_subtract_and_multiply_wide)
+{
+    /* (1:0xffffffff) + (0:1) = (2:0): the carry moves into the high word. */
+    cr_assert_eq(r2("add.cc.u32 %r3, 0xFFFFFFFF, 1;\naddc.u32 %r2, 1, 0;"), 2u);
+    cr_assert_eq(r2("add.cc.u32 %r2, 0xFFFFFFFF, 1;"), 0u);
+    /* (5:0) - (0:1) = (4:0xffffffff): a borrow. */
+    cr_assert_eq(r2("sub.cc.u32 %r3, 0, 1;\nsubc.u32 %r2, 5, 0;"), 4u);
+    cr_assert_eq(r2("sub.cc.u32 %r3, 7, 1;\nsubc.u32 %r2, 5, 0;"), 5u, "no borrow");
+    /* 0xffffffff * 0xffffffff = 0xfffffffe00000001; + 0xffffffff in the low word carries. */
+    cr_assert_eq(r2("mad.lo.cc.u32 %r3, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF;\n"
+                    "madc.hi.u32 %r2, 0xFFFFFFFF, 0xFFFFFFFF, 0;"), 0xffffffffu);
+    cr_assert_eq(r2("addc.cc.u32 %r3, 0xFFFFFFFF, 0xFFFFFFFF;\naddc.u32 %r2, 0, 0;"), 1u,
+                 "a carry out of addc.cc");
+}
