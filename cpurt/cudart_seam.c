@@ -127,7 +127,7 @@ static const error_text errors[] = {
     {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
     {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
     {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
-    {cudaErrorInvalidKernelImage, "cudaErrorInvalidKernelImage", "device kernel image is invalid (no PTX for the CPU backend)"},
+    {cudaErrorInvalidKernelImage, "cudaErrorInvalidKernelImage", "device kernel image is invalid (the CPU backend could not load the kernels' PTX; see the message above)"},
     {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure (the CPU backend stopped the kernel; see the message above)"},
     {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
     {cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered (the CPU backend stopped the kernel; see the message above)"},

@@ -187,7 +187,10 @@ struct ptx_module {
     char name[256];
     ptx_global *globals;
     int nglobals;
-    char dynamic_shared[128]; /* name of the module's extern .shared array, or "" */
+    /* The module's extern .shared arrays: every one names the launch's dynamic shared
+     * memory (a kernel uses one; a module may declare one per kernel). */
+    char (*dynamic_shared)[128];
+    int ndynamic_shared;
     ptx_entry *entries;
     int nentries;
     ptx_entry *funcs;     /* .func device functions, declared or defined */

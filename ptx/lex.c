@@ -75,10 +75,17 @@ static token scan(lexer *lx)
         }
     } else if (is_word_char(c)) {
         t.kind = TK_WORD;
-        while (lx->p < lx->end && is_word_char(*lx->p)) {
-            if (n + 1 < sizeof t.text)
-                t.text[n++] = *lx->p;
-            lx->p++;
+        /* "::" belongs to the word: qualifiers such as .shared::cluster, mbarrier::complete_tx
+         * (a single ":" ends a label). */
+        while (lx->p < lx->end &&
+               (is_word_char(*lx->p) ||
+                (*lx->p == ':' && lx->p + 1 < lx->end && lx->p[1] == ':' && n > 0))) {
+            int take = *lx->p == ':' ? 2 : 1;
+            for (int i = 0; i < take; i++) {
+                if (n + 1 < sizeof t.text)
+                    t.text[n++] = *lx->p;
+                lx->p++;
+            }
         }
     } else {
         t.kind = TK_PUNCT;

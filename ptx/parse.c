@@ -41,6 +41,7 @@ typedef struct parser {
     int capcode;
     int cur_file, cur_line;
     sym_kind last_address_kind; /* what the last address operand's symbol was */
+    bool skip_insn;             /* an operand deferred the instruction: drop it */
 } parser;
 
 /* What a module may declare: far above what nvcc writes for any kernel, low enough that no
@@ -385,6 +386,8 @@ static int parse_address(parser *p, ptx_operand *o)
     return 0;
 }
 
+static int defer_unsupported(parser *p, token op, const char *why);
+
 static int parse_operand(parser *p, ptx_insn *in, ptx_operand *o)
 {
     memset(o, 0, sizeof *o);
@@ -423,6 +426,14 @@ static int parse_operand(parser *p, ptx_insn *in, ptx_operand *o)
         p->nfixups++;
         o->kind = OPK_IMM;
         return 0;
+    }
+    if (!s && t.text[0] == '%') {
+        /* A special register the interpreter does not have (%reserved_smem_offset_1 of
+         * cooperative groups, %envreg3...): only kernels that use it are refused. */
+        char why[200];
+        snprintf(why, sizeof why, "the special register %.100s", t.text);
+        p->skip_insn = true;
+        return defer_unsupported(p, t, why);
     }
     if (!s)
         return fail(p, t.line, "unknown name \"%s\"", t.text);
@@ -593,6 +604,10 @@ static int parse_instruction(parser *p, token first)
                     return fail(p, op.line, "vector too long in \"%s\"", op.text);
                 if (parse_operand(p, &in, &in.ops[in.nops++]) != 0)
                     return -1;
+                if (p->skip_insn) {
+                    p->skip_insn = false;
+                    return 0;
+                }
                 if (brace_at >= 0 && brace_count < PTX_MAX_OPERANDS && in.nops - 1 >= brace_at)
                     brace_count = in.nops - brace_at;
                 token sep = lex_next(&p->lx);
@@ -603,6 +618,10 @@ static int parse_instruction(parser *p, token first)
             }
         } else if (parse_operand(p, &in, &in.ops[in.nops++]) != 0) {
             return -1;
+        }
+        if (p->skip_insn) { /* deferred: the rest of the statement is consumed */
+            p->skip_insn = false;
+            return 0;
         }
         /* d|p: a second destination, a predicate (setp, shfl, match.all). */
         if (in.nops == 1 && strcmp(lex_peek(&p->lx).text, "|") == 0) {
@@ -728,9 +747,10 @@ static int begin_unit(parser *p, ptx_entry *unit, const char *name)
         if (add_symbol(p, p->m->globals[i].name, SYM_GLOBAL,
                        (int64_t)(uintptr_t)p->m->globals[i].data) != 0)
             return -1;
-    if (p->m->dynamic_shared[0] &&
-        add_symbol(p, p->m->dynamic_shared, SYM_SHARED, (int64_t)PTX_DYNAMIC_SHARED_BASE) != 0)
-        return -1;
+    for (int i = 0; i < p->m->ndynamic_shared; i++)
+        if (add_symbol(p, p->m->dynamic_shared[i], SYM_SHARED,
+                       (int64_t)PTX_DYNAMIC_SHARED_BASE) != 0)
+            return -1;
     return 0;
 }
 
@@ -894,7 +914,12 @@ static int parse_module_shared(parser *p, int line)
         return fail(p, line, "module-scope static .shared variables are not supported by the CPU "
                              "backend (%s)", name.text);
     lex_next(&p->lx);
-    copy_str(p->m->dynamic_shared, sizeof p->m->dynamic_shared, name.text);
+    char (*nd)[128] = realloc(p->m->dynamic_shared,
+                              (size_t)(p->m->ndynamic_shared + 1) * sizeof *nd);
+    if (!nd)
+        return fail(p, line, "out of memory");
+    p->m->dynamic_shared = nd;
+    copy_str(nd[p->m->ndynamic_shared++], sizeof *nd, name.text);
     return expect(p, ";");
 }
 
@@ -996,6 +1021,7 @@ void ptx_module_free(ptx_module *m)
         free(m->funcs[i].calls);
     }
     free(m->funcs);
+    free(m->dynamic_shared);
     for (int i = 0; i < m->nfiles; i++)
         free(m->files[i]);
     free(m->files);
