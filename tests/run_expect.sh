@@ -9,8 +9,9 @@
 # --no-match REGEX stdout+stderr must not match
 # --stderr-lines N stderr must have exactly N lines (bad input gets a one-line error)
 # --same-as FILE   stdout must be FILE, byte for byte (a differing line is shown)
+# --except REGEX   with --same-as: lines matching REGEX (grep -E) are left out of both sides
 set -u
-status=0 probe="" noprobe="" stderr_lines="" same_as="" matches=() nomatches=()
+status=0 probe="" noprobe="" stderr_lines="" same_as="" except="" matches=() nomatches=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --gpu) probe="$2"; shift 2 ;;
@@ -20,6 +21,7 @@ while [ $# -gt 0 ]; do
     --no-match) nomatches+=("$2"); shift 2 ;;
     --stderr-lines) stderr_lines="$2"; shift 2 ;;
     --same-as) same_as="$2"; shift 2 ;;
+    --except) except="$2"; shift 2 ;;
     --) shift; break ;;
     *) echo "run_expect.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -46,7 +48,12 @@ if [ -n "$stderr_lines" ]; then
   n=$(wc -l <"$tmp/err")
   [ "$n" = "$stderr_lines" ] || { echo "FAIL: stderr has $n lines, expected $stderr_lines" >&2; fail=1; }
 fi
-if [ -n "$same_as" ] && ! diff -u "$same_as" "$tmp/out" >"$tmp/diff"; then
+if [ -n "$same_as" ] && [ -n "$except" ]; then
+  grep -Ev -- "$except" "$same_as" >"$tmp/want"; grep -Ev -- "$except" "$tmp/out" >"$tmp/got"
+elif [ -n "$same_as" ]; then
+  cp "$same_as" "$tmp/want"; cp "$tmp/out" "$tmp/got"
+fi
+if [ -n "$same_as" ] && ! diff -u "$tmp/want" "$tmp/got" >"$tmp/diff"; then
   echo "FAIL: stdout differs from $same_as:" >&2; head -20 "$tmp/diff" >&2; fail=1
 fi
 exit $fail

@@ -4,6 +4,7 @@
 // lines in CMakeLists.txt were taken from an H100.
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <cuda_runtime.h>
 
 #define N 4096
@@ -70,7 +71,24 @@ static uint64_t fnv(const void *p, size_t n)
     return h;
 }
 
-int main()
+// With arguments: each named function's results, one "input result" line (bits in hex) per
+// element, to see where two runs differ.
+static void dump(const char *name, const char *const *names, int count, const float *x,
+                 const void *r, bool wide)
+{
+    for (int j = 0; j < count; j++) {
+        if (strcmp(names[j], name) != 0)
+            continue;
+        for (int i = 0; i < N; i++) {
+            double v = wide ? (double)x[i] * 1.000000123 : x[i];
+            unsigned long long bits = wide ? ((const uint64_t *)r)[j * N + i]
+                                           : ((const uint32_t *)r)[j * N + i];
+            printf("%s %d %a %llx\n", name, i, v, bits);
+        }
+    }
+}
+
+int main(int argc, char **argv)
 {
     static const char *const fnames[FUNCS] = {
         "expf", "exp2f", "exp10f", "expm1f", "logf", "log2f", "log10f", "log1pf", "sinf", "cosf",
@@ -102,6 +120,16 @@ int main()
     if (e != cudaSuccess) {
         printf("error: %s\n", cudaGetErrorString(e));
         return 1;
+    }
+    if (argc > 1) {
+        for (int a = 1; a < argc; a++) {
+            bool wide = strncmp(argv[a], "double:", 7) == 0;
+            if (wide)
+                dump(argv[a] + 7, dnames, 16, h, r2, true);
+            else
+                dump(argv[a], fnames, FUNCS, h, r1, false);
+        }
+        return 0;
     }
     for (int j = 0; j < FUNCS; j++)
         printf("float %-12s %016llx\n", fnames[j], (unsigned long long)fnv(r1 + j * N, N * 4));

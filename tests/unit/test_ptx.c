@@ -390,3 +390,14 @@ Test(ptx_module, several_dynamic_arrays_qualifiers_and_unknown_special_registers
     cr_assert(strstr(err.msg, "%reserved_smem_offset_1") != NULL, "%s", err.msg);
     ptx_module_free(m);
 }
+
+/* A double NaN made by an operation is 0xfff8000000000000 on an H100 (a float one 0x7fffffff). */
+Test(ptx_float, double_nan_results_are_the_gpus)
+{
+    cr_assert_eq(one("mov.f64 %fd1, 0dBFF0000000000000;\nsqrt.rn.f64 %fd2, %fd1;\n"
+                     "mov.b64 {%r2, %r3}, %fd2;\nst.global.u32 [%rd3], %r3;"),
+                 0xfff80000u, "sqrt(-1): the high word");
+    cr_assert_eq(one("mov.f64 %fd1, 0d7FF0000000000000;\nsub.f64 %fd2, %fd1, %fd1;\n"
+                     "mov.b64 {%r2, %r3}, %fd2;\nst.global.u32 [%rd3], %r3;"),
+                 0xfff80000u, "inf - inf");
+}
