@@ -11,7 +11,10 @@
  * the same (fmaf is exactly rounded either way); the second calls no library function for a
  * fused multiply-add. Elsewhere (arm64 has FMA in its baseline), and under the sanitizers, one
  * build. PTX_INLINE pulls a helper into each clone of its caller. */
-#if defined(__x86_64__) && defined(__has_attribute) && !defined(__SANITIZE_ADDRESS__)
+/* Clang is left out: it names a clone set's dispatcher so that calls from other files do not
+ * find it. */
+#if defined(__x86_64__) && defined(__has_attribute) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(__clang__)
 #if __has_attribute(target_clones)
 #define PTX_HOT __attribute__((target_clones("arch=x86-64-v3", "default")))
 #endif

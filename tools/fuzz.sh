@@ -35,7 +35,7 @@ FLAGS=(-std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undef
 sources_of() {
   case "$1" in
     capture_log) echo "$ROOT/tests/fuzz/fuzz_capture_log.c $ROOT/capture/src/capture_log.c $ROOT/harness/src/error.c" ;;
-    ptx) echo "$ROOT/tests/fuzz/fuzz_ptx.c $(ls "$ROOT"/ptx/*.c | tr '\n' ' ')" ;;
+    ptx) echo "$ROOT/tests/fuzz/fuzz_ptx.c $(ls "$ROOT"/ptx/*.c | tr '\n' ' ') $ROOT/ptx/mufu_tables.S -Wa,-I$ROOT/ptx/mufu -lz" ;;
     *) return 1 ;;
   esac
 }
