@@ -134,7 +134,7 @@ int lab_build(const char *source, lab_backend backend, bool with_cublas, lab_pro
         if (run_nvcc(ptx_argv, out, compiler_output) != LAB_BUILD_OK)
             return LAB_BUILD_FAILED;
     }
-    char *argv[24];
+    char *argv[28];
     int n = 0;
     argv[n++] = TILELAB_NVCC;
     argv[n++] = "-std=c++17";
@@ -161,6 +161,8 @@ int lab_build(const char *source, lab_backend backend, bool with_cublas, lab_pro
     argv[n++] = rpath;
     argv[n++] = "-lpthread";
     argv[n++] = "-lm";
+    if (cpu)
+        argv[n++] = "-lz"; /* the interpreter's tables of the H100's approximate instructions */
     if (with_cublas)
         argv[n++] = "-lcublas";
     argv[n] = NULL;

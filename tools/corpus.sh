@@ -112,7 +112,7 @@ cmd_build() {
   if [ "$backend" = cpu ]; then
     # The kit's recipe for a program of its own on the CPU backend (cli/lab_build.c, without the
     # harness): no libcudart, the runtime stand-in and the interpreter instead.
-    libs=("$kit/cpurt/libtilelab_cpurt.a" "$kit/ptx/libtilelab_ptx.a" -lpthread -lm)
+    libs=("$kit/cpurt/libtilelab_cpurt.a" "$kit/ptx/libtilelab_ptx.a" -lpthread -lm -lz)
     local lib
     for lib in "${libs[@]:0:2}"; do
       [ -f "$lib" ] || die "$lib is missing: build the kit first (cmake --build build/default)"

@@ -1,0 +1,15 @@
+/* The approximate f32 instructions as an H100 computes them (mufu.c): ex2.approx, rcp.approx
+ * and rsqrt.approx, bit for bit. Arguments and results are float bits; ftz: .ftz was given. */
+#ifndef TILELAB_PTX_MUFU_H
+#define TILELAB_PTX_MUFU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Loads the measured tables once (thread-safe); false if they cannot be read. */
+bool ptx_mufu_ready(void);
+uint32_t ptx_mufu_ex2(uint32_t x, bool ftz);
+uint32_t ptx_mufu_rcp(uint32_t x, bool ftz);
+uint32_t ptx_mufu_rsqrt(uint32_t x, bool ftz);
+
+#endif /* TILELAB_PTX_MUFU_H */
