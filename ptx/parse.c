@@ -1,58 +1,15 @@
-/* PTX text to pre-decoded entries: declarations, registers, labels, instructions, .loc lines. */
+/* The bodies of entries and device functions, PTX text to pre-decoded instructions:
+ * declarations, registers, labels, instructions, .loc lines (module scope: module.c). */
 #include "decode.h"
-#include "lex.h"
+#include "parse.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A name the body can refer to: a register (slot), a shared or local variable (address), a
- * parameter (param offset) or a label (instruction index, resolved at the end). */
-/* SYM_CALLPARAM: a .param declared inside a call sequence, kept in the thread's local memory.
- * SYM_GLOBAL: a module variable, whose value is its host address. */
-typedef enum sym_kind {
-    SYM_REG, SYM_SHARED, SYM_LOCAL, SYM_PARAM, SYM_LABEL, SYM_CALLPARAM, SYM_GLOBAL
-} sym_kind;
 
-typedef struct symbol {
-    char name[128];
-    sym_kind kind;
-    int64_t value;
-    int scope;
-} symbol;
-
-typedef struct fixup {
-    int insn;
-    char label[128];
-    int line;
-} fixup;
-
-typedef struct parser {
-    lexer lx;
-    const char *name;
-    ptx_error *err;
-    ptx_module *m;
-    ptx_entry *e;
-    symbol *syms;
-    int nsyms, capsyms, scope;
-    fixup *fixups;
-    int nfixups, capfixups;
-    int capcode;
-    int cur_file, cur_line;
-    sym_kind last_address_kind; /* what the last address operand's symbol was */
-    bool skip_insn;             /* an operand deferred the instruction: drop it */
-} parser;
-
-/* What a module may declare: far above what nvcc writes for any kernel, low enough that no
- * count can overflow a size or exhaust memory. */
-#define PARSE_MAX_COUNT (1 << 30)
-#define PARSE_MAX_REGISTERS 65536
-#define PARSE_MAX_VARIABLE_BYTES (1 << 20)
-
-static int fail(parser *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(parser *p, int line, const char *fmt, ...)
+int ptx_parse_fail(parser *p, int line, const char *fmt, ...)
 {
     char msg[400];
     va_list ap;
@@ -63,8 +20,7 @@ static int fail(parser *p, int line, const char *fmt, ...)
     return -1;
 }
 
-/* Copies a name, cutting it to fit: PTX names are far shorter than any buffer here. */
-static void copy_str(char *dst, size_t size, const char *src)
+void ptx_parse_copy_name(char *dst, size_t size, const char *src)
 {
     size_t i = 0;
     for (; src[i] && i + 1 < size; i++)
@@ -85,14 +41,14 @@ static void *grow(void *ptr, int *cap, int need, size_t size)
     return n;
 }
 
-static int add_symbol(parser *p, const char *name, sym_kind kind, int64_t value)
+int ptx_parse_add_symbol(parser *p, const char *name, sym_kind kind, int64_t value)
 {
     symbol *s = grow(p->syms, &p->capsyms, p->nsyms + 1, sizeof *s);
     if (!s)
-        return fail(p, p->lx.line, "out of memory");
+        return ptx_parse_fail(p, p->lx.line, "out of memory");
     p->syms = s;
     symbol *sym = &p->syms[p->nsyms++];
-    copy_str(sym->name, sizeof sym->name, name);
+    ptx_parse_copy_name(sym->name, sizeof sym->name, name);
     sym->kind = kind;
     sym->value = value;
     sym->scope = p->scope;
@@ -116,11 +72,11 @@ static void leave_scope(parser *p)
     p->scope--;
 }
 
-static int expect(parser *p, const char *what)
+int ptx_parse_expect(parser *p, const char *what)
 {
     token t = lex_next(&p->lx);
     if (strcmp(t.text, what) != 0)
-        return fail(p, t.line, "expected \"%s\", found \"%s\"", what, t.text);
+        return ptx_parse_fail(p, t.line, "expected \"%s\", found \"%s\"", what, t.text);
     return 0;
 }
 
@@ -131,7 +87,7 @@ static void skip_statement(parser *p)
     }
 }
 
-static void skip_braced(parser *p)
+void ptx_parse_skip_braced(parser *p)
 {
     int depth = 0;
     for (token t = lex_next(&p->lx); t.kind != TK_END; t = lex_next(&p->lx)) {
@@ -142,58 +98,50 @@ static void skip_braced(parser *p)
     }
 }
 
-static int parse_int(parser *p, token t, int64_t *out)
+int ptx_parse_int(parser *p, token t, int64_t *out)
 {
     char *end = NULL;
     errno = 0;
     long long v = strtoll(t.text, &end, 0);
     if (t.kind != TK_NUM || errno || *end)
-        return fail(p, t.line, "expected a whole number, found \"%s\"", t.text);
+        return ptx_parse_fail(p, t.line, "expected a whole number, found \"%s\"", t.text);
     *out = v;
     return 0;
 }
 
-/* Optional ".align N"; returns the alignment (1 when absent). */
-static int parse_align(parser *p, int64_t *align)
+int ptx_parse_align(parser *p, int64_t *align)
 {
     *align = 1;
     if (strcmp(lex_peek(&p->lx).text, ".align") == 0) {
         lex_next(&p->lx);
         token t = lex_next(&p->lx);
-        if (parse_int(p, t, align) != 0)
+        if (ptx_parse_int(p, t, align) != 0)
             return -1;
         if (*align < 1 || *align > 4096 || (*align & (*align - 1)) != 0)
-            return fail(p, t.line, ".align %lld: expected a power of two up to 4096",
+            return ptx_parse_fail(p, t.line, ".align %lld: expected a power of two up to 4096",
                         (long long)*align);
     }
     return 0;
 }
 
-/* ".align A .TYPE NAME" or ".align A .TYPE NAME[COUNT]", the shape shared by variable,
- * parameter and module declarations. */
-typedef struct declaration {
-    int64_t align, count;
-    int type;
-    token name;
-} declaration;
 
-static int parse_declaration(parser *p, declaration *d)
+int ptx_parse_declaration(parser *p, declaration *d)
 {
-    if (parse_align(p, &d->align) != 0)
+    if (ptx_parse_align(p, &d->align) != 0)
         return -1;
     token type = lex_next(&p->lx);
     d->type = ptx_type_from_directive(type.text);
     if (d->type < 0)
-        return fail(p, type.line, "expected a type, found \"%s\"", type.text);
+        return ptx_parse_fail(p, type.line, "expected a type, found \"%s\"", type.text);
     d->name = lex_next(&p->lx);
     d->count = 1;
     if (strcmp(lex_peek(&p->lx).text, "[") == 0) {
         lex_next(&p->lx);
         token t = lex_next(&p->lx);
-        if (parse_int(p, t, &d->count) != 0 || expect(p, "]") != 0)
+        if (ptx_parse_int(p, t, &d->count) != 0 || ptx_parse_expect(p, "]") != 0)
             return -1;
         if (d->count < 0 || d->count > PARSE_MAX_COUNT)
-            return fail(p, t.line, "an array of %lld elements: expected 0 to %d", (long long)d->count,
+            return ptx_parse_fail(p, t.line, "an array of %lld elements: expected 0 to %d", (long long)d->count,
                         PARSE_MAX_COUNT);
     }
     return 0;
@@ -204,83 +152,81 @@ static int parse_reg_decl(parser *p)
 {
     token type = lex_next(&p->lx);
     if (ptx_type_from_directive(type.text) < 0)
-        return fail(p, type.line, "expected a register type, found \"%s\"", type.text);
+        return ptx_parse_fail(p, type.line, "expected a register type, found \"%s\"", type.text);
     for (;;) {
         token name = lex_next(&p->lx);
         if (name.kind != TK_WORD)
-            return fail(p, name.line, "expected a register name, found \"%s\"", name.text);
+            return ptx_parse_fail(p, name.line, "expected a register name, found \"%s\"", name.text);
         if (strcmp(lex_peek(&p->lx).text, "<") == 0) {
             lex_next(&p->lx);
             int64_t count = 0;
             token t = lex_next(&p->lx);
-            if (parse_int(p, t, &count) != 0 || expect(p, ">") != 0)
+            if (ptx_parse_int(p, t, &count) != 0 || ptx_parse_expect(p, ">") != 0)
                 return -1;
             if (count < 0 || p->e->nregs + count > PARSE_MAX_REGISTERS)
-                return fail(p, t.line, "more than %d registers in a kernel", PARSE_MAX_REGISTERS);
+                return ptx_parse_fail(p, t.line, "more than %d registers in a kernel", PARSE_MAX_REGISTERS);
             for (int64_t i = 0; i < count; i++) {
                 char reg[300];
                 snprintf(reg, sizeof reg, "%.250s%lld", name.text, (long long)i);
-                if (add_symbol(p, reg, SYM_REG, p->e->nregs++) != 0)
+                if (ptx_parse_add_symbol(p, reg, SYM_REG, p->e->nregs++) != 0)
                     return -1;
             }
         } else if (p->e->nregs >= PARSE_MAX_REGISTERS) {
-            return fail(p, name.line, "more than %d registers in a kernel", PARSE_MAX_REGISTERS);
-        } else if (add_symbol(p, name.text, SYM_REG, p->e->nregs++) != 0) {
+            return ptx_parse_fail(p, name.line, "more than %d registers in a kernel", PARSE_MAX_REGISTERS);
+        } else if (ptx_parse_add_symbol(p, name.text, SYM_REG, p->e->nregs++) != 0) {
             return -1;
         }
         token sep = lex_next(&p->lx);
         if (strcmp(sep.text, ";") == 0)
             return 0;
         if (strcmp(sep.text, ",") != 0)
-            return fail(p, sep.line, "expected \",\" or \";\" in .reg, found \"%s\"", sep.text);
+            return ptx_parse_fail(p, sep.line, "expected \",\" or \";\" in .reg, found \"%s\"", sep.text);
     }
 }
-
-static int parse_var_decl_unterminated(parser *p, sym_kind kind);
 
 /* ".shared .align 4 .b8 NAME[1024];" (or .local); arrays of any element type. */
 static int parse_var_decl(parser *p, sym_kind kind)
 {
-    if (parse_var_decl_unterminated(p, kind) != 0)
+    if (ptx_parse_var_decl_unterminated(p, kind) != 0)
         return -1;
-    return expect(p, ";");
+    return ptx_parse_expect(p, ";");
 }
 
 /* A variable's declaration up to its ";" (a function's parameters have none). */
-static int parse_var_decl_unterminated(parser *p, sym_kind kind)
+int ptx_parse_var_decl_unterminated(parser *p, sym_kind kind)
 {
     declaration d;
-    if (parse_declaration(p, &d) != 0)
+    if (ptx_parse_declaration(p, &d) != 0)
         return -1;
     int64_t align = d.align, count = d.count;
     int ty = d.type;
     token name = d.name;
     if (strcmp(lex_peek(&p->lx).text, "=") == 0)
-        return fail(p, name.line, "initialised .shared/.local variables are not supported");
+        return ptx_parse_fail(p, name.line, "initialised .shared/.local variables are not supported");
     uint32_t *size = kind == SYM_SHARED ? &p->e->shared_bytes : &p->e->local_bytes;
     if (kind == SYM_CALLPARAM && align < 8)
         align = 8;
     uint64_t offset = (*size + (uint64_t)align - 1) / (uint64_t)align * (uint64_t)align;
     if (offset + (uint64_t)count * ty_bytes((ptx_type)ty) > PARSE_MAX_VARIABLE_BYTES)
-        return fail(p, name.line, "%s: more than %d bytes of %s memory", name.text,
+        return ptx_parse_fail(p, name.line, "%s: more than %d bytes of %s memory", name.text,
                     PARSE_MAX_VARIABLE_BYTES, kind == SYM_SHARED ? "shared" : "local");
     *size = (uint32_t)(offset + (uint64_t)count * ty_bytes((ptx_type)ty));
-    return add_symbol(p, name.text, kind, (int64_t)offset);
+    return ptx_parse_add_symbol(p, name.text, kind, (int64_t)offset);
 }
 
-static int parse_params(parser *p)
+int ptx_parse_params(parser *p)
 {
-    if (expect(p, "(") != 0)
+    if (ptx_parse_expect(p, "(") != 0)
         return -1;
     if (strcmp(lex_peek(&p->lx).text, ")") == 0) {
         lex_next(&p->lx);
         return 0;
     }
     for (;;) {
-        if (expect(p, ".param") != 0)
+        if (ptx_parse_expect(p, ".param") != 0)
             return -1;
         declaration d;
-        if (parse_declaration(p, &d) != 0)
+        if (ptx_parse_declaration(p, &d) != 0)
             return -1;
         int64_t align = d.align, count = d.count;
         int ty = d.type;
@@ -290,28 +236,28 @@ static int parse_params(parser *p)
             align = ty_bytes((ptx_type)ty);
         uint32_t offset = (uint32_t)((p->e->param_bytes + align - 1) / align * align);
         if ((uint64_t)offset + size > PTX_OUTLINE_MAX_PARAM_BYTES || p->e->nparams >= PTX_OUTLINE_MAX_PARAMS)
-            return fail(p, name.line, "the parameters of %s pass %d bytes or %d parameters",
+            return ptx_parse_fail(p, name.line, "the parameters of %s pass %d bytes or %d parameters",
                         p->e->name, PTX_OUTLINE_MAX_PARAM_BYTES, PTX_OUTLINE_MAX_PARAMS);
         ptx_param *np = realloc(p->e->params, (size_t)(p->e->nparams + 1) * sizeof *np);
         if (!np)
-            return fail(p, name.line, "out of memory");
+            return ptx_parse_fail(p, name.line, "out of memory");
         p->e->params = np;
         ptx_param *par = &np[p->e->nparams++];
-        copy_str(par->name, sizeof par->name, name.text);
+        ptx_parse_copy_name(par->name, sizeof par->name, name.text);
         par->offset = offset;
         par->size = size;
         p->e->param_bytes = offset + size;
-        if (add_symbol(p, name.text, SYM_PARAM, offset) != 0)
+        if (ptx_parse_add_symbol(p, name.text, SYM_PARAM, offset) != 0)
             return -1;
         token sep = lex_next(&p->lx);
         if (strcmp(sep.text, ")") == 0)
             return 0;
         if (strcmp(sep.text, ",") != 0)
-            return fail(p, sep.line, "expected \",\" or \")\" in the parameter list");
+            return ptx_parse_fail(p, sep.line, "expected \",\" or \")\" in the parameter list");
     }
 }
 
-static int parse_number(parser *p, token t, bool negative, int64_t *out)
+int ptx_parse_number(parser *p, token t, bool negative, int64_t *out)
 {
     const char *s = t.text;
     if ((s[0] == '0') && (s[1] == 'f' || s[1] == 'F' || s[1] == 'd' || s[1] == 'D')) {
@@ -319,7 +265,7 @@ static int parse_number(parser *p, token t, bool negative, int64_t *out)
         char *end = NULL;
         uint64_t bits = strtoull(s + 2, &end, 16);
         if (*end)
-            return fail(p, t.line, "malformed float literal \"%s\"", s);
+            return ptx_parse_fail(p, t.line, "malformed float literal \"%s\"", s);
         if (negative)
             bits ^= (s[1] == 'f' || s[1] == 'F') ? UINT64_C(0x80000000) : UINT64_C(1) << 63;
         *out = (int64_t)bits;
@@ -331,7 +277,7 @@ static int parse_number(parser *p, token t, bool negative, int64_t *out)
     if (*end == 'U' || *end == 'u')
         end++;
     if (errno || *end)
-        return fail(p, t.line, "malformed number \"%s\"", s);
+        return ptx_parse_fail(p, t.line, "malformed number \"%s\"", s);
     *out = negative ? -(int64_t)v : (int64_t)v;
     return 0;
 }
@@ -344,7 +290,7 @@ static int symbol_value(parser *p, const symbol *s, int64_t *out, int line)
         *out = s->value;
         return 0;
     }
-    return fail(p, line, "\"%s\" cannot be used as an address", s->name);
+    return ptx_parse_fail(p, line, "\"%s\" cannot be used as an address", s->name);
 }
 
 static int parse_address(parser *p, ptx_operand *o)
@@ -354,12 +300,12 @@ static int parse_address(parser *p, ptx_operand *o)
     o->imm = 0;
     token base = lex_next(&p->lx);
     if (base.kind == TK_NUM) {
-        if (parse_number(p, base, false, &o->imm) != 0)
+        if (ptx_parse_number(p, base, false, &o->imm) != 0)
             return -1;
     } else {
         const symbol *s = find_symbol(p, base.text);
         if (!s)
-            return fail(p, base.line, "unknown name \"%s\" in an address", base.text);
+            return ptx_parse_fail(p, base.line, "unknown name \"%s\" in an address", base.text);
         p->last_address_kind = s->kind;
         o->local_sym = s->kind == SYM_LOCAL || s->kind == SYM_CALLPARAM;
         if (s->kind == SYM_REG)
@@ -376,13 +322,13 @@ static int parse_address(parser *p, ptx_operand *o)
             n = lex_next(&p->lx);
         }
         int64_t off;
-        if (parse_number(p, n, neg, &off) != 0)
+        if (ptx_parse_number(p, n, neg, &off) != 0)
             return -1;
         o->imm += off;
         t = lex_next(&p->lx);
     }
     if (strcmp(t.text, "]") != 0)
-        return fail(p, t.line, "expected \"]\", found \"%s\"", t.text);
+        return ptx_parse_fail(p, t.line, "expected \"]\", found \"%s\"", t.text);
     return 0;
 }
 
@@ -403,7 +349,7 @@ static int parse_operand(parser *p, ptx_insn *in, ptx_operand *o)
     }
     if (t.kind == TK_NUM) {
         o->kind = OPK_IMM;
-        return parse_number(p, t, negative, &o->imm);
+        return ptx_parse_number(p, t, negative, &o->imm);
     }
     if (strcmp(t.text, "_") == 0)
         return 0; /* a sink: a result nobody wants (OPK_NONE) */
@@ -418,11 +364,11 @@ static int parse_operand(parser *p, ptx_insn *in, ptx_operand *o)
         /* Labels may come later: resolved once the body is read. */
         fixup *f = grow(p->fixups, &p->capfixups, p->nfixups + 1, sizeof *f);
         if (!f)
-            return fail(p, t.line, "out of memory");
+            return ptx_parse_fail(p, t.line, "out of memory");
         p->fixups = f;
         f[p->nfixups].insn = p->e->ncode;
         f[p->nfixups].line = t.line;
-        copy_str(f[p->nfixups].label, sizeof f->label, t.text);
+        ptx_parse_copy_name(f[p->nfixups].label, sizeof f->label, t.text);
         p->nfixups++;
         o->kind = OPK_IMM;
         return 0;
@@ -436,7 +382,7 @@ static int parse_operand(parser *p, ptx_insn *in, ptx_operand *o)
         return defer_unsupported(p, t, why);
     }
     if (!s)
-        return fail(p, t.line, "unknown name \"%s\"", t.text);
+        return ptx_parse_fail(p, t.line, "unknown name \"%s\"", t.text);
     if (s->kind == SYM_REG) {
         o->kind = OPK_REG;
         o->reg = (int32_t)s->value;
@@ -477,17 +423,17 @@ static int parse_device_call(parser *p, ptx_insn *in, token fn, bool has_ret, in
 {
     ptx_callsite cs;
     memset(&cs, 0, sizeof cs);
-    copy_str(cs.callee, sizeof cs.callee, fn.text);
+    ptx_parse_copy_name(cs.callee, sizeof cs.callee, fn.text);
     cs.builtin = strcmp(fn.text, "__assertfail") == 0 ? PTX_FUNC_ASSERTFAIL : 0;
     if (has_ret) {
         if (!in->ops[0].local_sym)
-            return fail(p, line, "the result of a call must be a .param variable");
+            return ptx_parse_fail(p, line, "the result of a call must be a .param variable");
         cs.has_ret = true;
         cs.ret.to = (uint32_t)in->ops[0].imm;
     }
     if (strcmp(lex_peek(&p->lx).text, ",") == 0) {
         lex_next(&p->lx);
-        if (expect(p, "(") != 0)
+        if (ptx_parse_expect(p, "(") != 0)
             return -1;
         while (strcmp(lex_peek(&p->lx).text, ")") != 0) {
             token a = lex_next(&p->lx);
@@ -505,14 +451,14 @@ static int parse_device_call(parser *p, ptx_insn *in, token fn, bool has_ret, in
         return defer_unsupported(p, fn, "an indirect call (through a function pointer)");
     ptx_callsite *nc = realloc(p->e->calls, (size_t)(p->e->ncalls + 1) * sizeof *nc);
     if (!nc)
-        return fail(p, line, "out of memory");
+        return ptx_parse_fail(p, line, "out of memory");
     p->e->calls = nc;
     in->target = p->e->ncalls;
     nc[p->e->ncalls++] = cs;
     in->ops[1].kind = OPK_IMM;
     in->ops[1].imm = cs.builtin ? cs.builtin : PTX_FUNC_DEVICE;
     in->nops = 2;
-    return expect(p, ";");
+    return ptx_parse_expect(p, ";");
 }
 
 /* call.uni (retval), name, (param0, param1, ...): the device runtime's printf (its arguments as
@@ -524,7 +470,7 @@ static int parse_call(parser *p, ptx_insn *in, int line)
     bool has_ret = false;
     if (strcmp(lex_peek(&p->lx).text, "(") == 0) {
         lex_next(&p->lx);
-        if (parse_operand(p, in, &in->ops[0]) != 0 || expect(p, ")") != 0 || expect(p, ",") != 0)
+        if (parse_operand(p, in, &in->ops[0]) != 0 || ptx_parse_expect(p, ")") != 0 || ptx_parse_expect(p, ",") != 0)
             return -1;
         has_ret = true;
     }
@@ -540,11 +486,11 @@ static int parse_call(parser *p, ptx_insn *in, int line)
     in->ops[n++].imm = PTX_FUNC_VPRINTF;
     if (strcmp(lex_peek(&p->lx).text, ",") == 0) {
         lex_next(&p->lx);
-        if (expect(p, "(") != 0)
+        if (ptx_parse_expect(p, "(") != 0)
             return -1;
         while (strcmp(lex_peek(&p->lx).text, ")") != 0) {
             if (n >= PTX_MAX_OPERANDS)
-                return fail(p, line, "too many call arguments");
+                return ptx_parse_fail(p, line, "too many call arguments");
             if (parse_operand(p, in, &in->ops[n++]) != 0)
                 return -1;
             if (strcmp(lex_peek(&p->lx).text, ",") == 0)
@@ -553,7 +499,7 @@ static int parse_call(parser *p, ptx_insn *in, int line)
         lex_next(&p->lx);
     }
     in->nops = (uint8_t)n;
-    return expect(p, ";");
+    return ptx_parse_expect(p, ";");
 }
 
 static int parse_instruction(parser *p, token first)
@@ -572,7 +518,7 @@ static int parse_instruction(parser *p, token first)
         }
         const symbol *s = find_symbol(p, g.text);
         if (!s || s->kind != SYM_REG)
-            return fail(p, g.line, "unknown guard predicate \"%s\"", g.text);
+            return ptx_parse_fail(p, g.line, "unknown guard predicate \"%s\"", g.text);
         in.guard = (int16_t)s->value;
         op = lex_next(&p->lx);
     }
@@ -585,7 +531,7 @@ static int parse_instruction(parser *p, token first)
             return -1;
         ptx_insn *nc = grow(p->e->code, &p->capcode, p->e->ncode + 1, sizeof *nc);
         if (!nc)
-            return fail(p, op.line, "out of memory");
+            return ptx_parse_fail(p, op.line, "out of memory");
         p->e->code = nc;
         nc[p->e->ncode++] = in;
         return 0;
@@ -594,14 +540,14 @@ static int parse_instruction(parser *p, token first)
     int brace_at = -1, brace_count = 0;
     while (strcmp(lex_peek(&p->lx).text, ";") != 0) {
         if (in.nops >= PTX_MAX_OPERANDS)
-            return fail(p, op.line, "too many operands for \"%s\"", op.text);
+            return ptx_parse_fail(p, op.line, "too many operands for \"%s\"", op.text);
         if (strcmp(lex_peek(&p->lx).text, "{") == 0) {
             lex_next(&p->lx);
             if (brace_at < 0)
                 brace_at = in.nops;
             for (;;) {
                 if (in.nops >= PTX_MAX_OPERANDS)
-                    return fail(p, op.line, "vector too long in \"%s\"", op.text);
+                    return ptx_parse_fail(p, op.line, "vector too long in \"%s\"", op.text);
                 if (parse_operand(p, &in, &in.ops[in.nops++]) != 0)
                     return -1;
                 if (p->skip_insn) {
@@ -614,7 +560,7 @@ static int parse_instruction(parser *p, token first)
                 if (strcmp(sep.text, "}") == 0)
                     break;
                 if (strcmp(sep.text, ",") != 0)
-                    return fail(p, sep.line, "expected \",\" or \"}\" in a vector operand");
+                    return ptx_parse_fail(p, sep.line, "expected \",\" or \"}\" in a vector operand");
             }
         } else if (parse_operand(p, &in, &in.ops[in.nops++]) != 0) {
             return -1;
@@ -641,7 +587,7 @@ static int parse_instruction(parser *p, token first)
         bool split = brace_at == 0;
         if (brace_count < 2 || in.nops != brace_count + 1 ||
             ty_bytes((ptx_type)in.type) % (unsigned)brace_count != 0)
-            return fail(p, op.line, "a vector mov needs 2 or 4 parts that divide its type");
+            return ptx_parse_fail(p, op.line, "a vector mov needs 2 or 4 parts that divide its type");
         in.mods |= split ? MOD_SPLIT : MOD_JOIN;
         in.vec = (uint8_t)brace_count;
     }
@@ -649,34 +595,34 @@ static int parse_instruction(parser *p, token first)
     for (int i = 0; i < in.nops; i++)
         if (in.ops[i].kind == OPK_NONE && !((in.mods & MOD_SPLIT) && i < in.vec) &&
             !((in.mods & MOD_PDEST) && i == 1))
-            return fail(p, op.line, "\"_\" (no result) cannot stand for operand %d of \"%s\"",
+            return ptx_parse_fail(p, op.line, "\"_\" (no result) cannot stand for operand %d of \"%s\"",
                         i + 1, op.text);
     int expected = ptx_expected_operands(&in);
     if (expected >= 0 && (in.nops != expected || in.ops[0].kind != OPK_REG))
-        return fail(p, op.line, "\"%s\" takes %d operands, the first a register (found %d)",
+        return ptx_parse_fail(p, op.line, "\"%s\" takes %d operands, the first a register (found %d)",
                     op.text, expected, in.nops);
     if ((in.mods & MOD_PDEST) && in.op != OP_SETP && in.op != OP_SHFL && in.op != OP_MATCH)
-        return fail(p, op.line, "\"%s\" has no second destination (d|p)", op.text);
+        return ptx_parse_fail(p, op.line, "\"%s\" has no second destination (d|p)", op.text);
     /* ld/st.param on a call's own parameters: those live in the thread's local memory. */
     if (in.space == SP_PARAM && p->last_address_kind == SYM_CALLPARAM)
         in.space = SP_LOCAL;
     ptx_insn *nc = grow(p->e->code, &p->capcode, p->e->ncode + 1, sizeof *nc);
     if (!nc)
-        return fail(p, op.line, "out of memory");
+        return ptx_parse_fail(p, op.line, "out of memory");
     p->e->code = nc;
     nc[p->e->ncode++] = in;
     return 0;
 }
 
-static int parse_body(parser *p)
+int ptx_parse_body(parser *p)
 {
-    if (expect(p, "{") != 0)
+    if (ptx_parse_expect(p, "{") != 0)
         return -1;
     p->scope = 1;
     for (;;) {
         token t = lex_next(&p->lx);
         if (t.kind == TK_END)
-            return fail(p, t.line, "the entry's body has no closing \"}\"");
+            return ptx_parse_fail(p, t.line, "the entry's body has no closing \"}\"");
         if (strcmp(t.text, "}") == 0) {
             if (p->scope == 1)
                 break;
@@ -697,8 +643,8 @@ static int parse_body(parser *p)
                 return -1;
         } else if (strcmp(t.text, ".loc") == 0) {
             int64_t file = 0, line = 0;
-            if (parse_int(p, lex_next(&p->lx), &file) != 0 ||
-                parse_int(p, lex_next(&p->lx), &line) != 0)
+            if (ptx_parse_int(p, lex_next(&p->lx), &file) != 0 ||
+                ptx_parse_int(p, lex_next(&p->lx), &line) != 0)
                 return -1;
             /* Line 0 means "no particular line" (code the compiler moved or made up): keep
              * the last real line, as debuggers do. */
@@ -713,362 +659,21 @@ static int parse_body(parser *p)
             skip_statement(p);
         } else if (t.kind == TK_WORD && strcmp(lex_peek(&p->lx).text, ":") == 0) {
             lex_next(&p->lx);
-            if (add_symbol(p, t.text, SYM_LABEL, p->e->ncode) != 0)
+            if (ptx_parse_add_symbol(p, t.text, SYM_LABEL, p->e->ncode) != 0)
                 return -1;
         } else if (t.kind == TK_WORD || strcmp(t.text, "@") == 0) {
             if (parse_instruction(p, t) != 0)
                 return -1;
         } else {
-            return fail(p, t.line, "unexpected \"%s\" in an entry's body", t.text);
+            return ptx_parse_fail(p, t.line, "unexpected \"%s\" in an entry's body", t.text);
         }
     }
     for (int i = 0; i < p->nfixups; i++) {
         const symbol *s = find_symbol(p, p->fixups[i].label);
         if (!s || s->kind != SYM_LABEL)
-            return fail(p, p->fixups[i].line, "branch to an unknown label \"%s\"",
+            return ptx_parse_fail(p, p->fixups[i].line, "branch to an unknown label \"%s\"",
                         p->fixups[i].label);
         p->e->code[p->fixups[i].insn].target = (int32_t)s->value;
     }
     return 0;
-}
-
-/* A fresh symbol table for an entry's or a function's body: the module's variables and its
- * dynamic shared memory are visible in each. */
-static int begin_unit(parser *p, ptx_entry *unit, const char *name)
-{
-    p->e = unit;
-    memset(p->e, 0, sizeof *p->e);
-    copy_str(p->e->name, sizeof p->e->name, name);
-    p->nsyms = 0;
-    p->nfixups = 0;
-    p->capcode = 0;
-    p->scope = 0;
-    for (int i = 0; i < p->m->nglobals; i++)
-        if (add_symbol(p, p->m->globals[i].name, SYM_GLOBAL,
-                       (int64_t)(uintptr_t)p->m->globals[i].data) != 0)
-            return -1;
-    for (int i = 0; i < p->m->ndynamic_shared; i++)
-        if (add_symbol(p, p->m->dynamic_shared[i], SYM_SHARED,
-                       (int64_t)PTX_DYNAMIC_SHARED_BASE) != 0)
-            return -1;
-    return 0;
-}
-
-/* Performance directives (.maxntid, .reqntid, .noreturn, ...) between a header and a body. */
-static void skip_directives(parser *p)
-{
-    while (lex_peek(&p->lx).kind == TK_WORD && lex_peek(&p->lx).text[0] == '.') {
-        lex_next(&p->lx);
-        while (lex_peek(&p->lx).kind == TK_NUM || strcmp(lex_peek(&p->lx).text, ",") == 0)
-            lex_next(&p->lx);
-    }
-}
-
-static int parse_entry(parser *p)
-{
-    token name = lex_next(&p->lx);
-    ptx_entry *ne = realloc(p->m->entries, (size_t)(p->m->nentries + 1) * sizeof *ne);
-    if (!ne)
-        return fail(p, name.line, "out of memory");
-    p->m->entries = ne;
-    if (begin_unit(p, &ne[p->m->nentries++], name.text) != 0 || parse_params(p) != 0)
-        return -1;
-    skip_directives(p);
-    return parse_body(p);
-}
-
-/* A device function's parameter list, "(.param .b32 a, .param .align 8 .b8 s[16])": each
- * parameter a .param variable in the function's local memory, recorded in order. `result`:
- * the list before the name, func_retval0. */
-static int parse_func_params(parser *p, bool result)
-{
-    if (expect(p, "(") != 0)
-        return -1;
-    while (strcmp(lex_peek(&p->lx).text, ")") != 0) {
-        token t = lex_peek(&p->lx);
-        if (expect(p, ".param") != 0)
-            return -1;
-        int sym = p->nsyms;
-        /* Like a call sequence's .param: 8-byte aligned in local memory. */
-        if (parse_var_decl_unterminated(p, SYM_CALLPARAM) != 0)
-            return -1;
-        uint32_t offset = (uint32_t)p->syms[sym].value, size = p->e->local_bytes - offset;
-        if (result) {
-            if (p->e->has_ret)
-                return fail(p, t.line, "a function with more than one result");
-            p->e->has_ret = true;
-            p->e->ret_offset = offset;
-            p->e->ret_size = size;
-        } else {
-            if (p->e->nparams == PTX_MAX_CALL_ARGS)
-                return fail(p, t.line, "a function with more than %d parameters",
-                            PTX_MAX_CALL_ARGS);
-            ptx_param *np = realloc(p->e->params, (size_t)(p->e->nparams + 1) * sizeof *np);
-            if (!np)
-                return fail(p, t.line, "out of memory");
-            p->e->params = np;
-            copy_str(np[p->e->nparams].name, sizeof np->name, p->syms[sym].name);
-            np[p->e->nparams].offset = offset;
-            np[p->e->nparams++].size = size;
-        }
-        if (strcmp(lex_peek(&p->lx).text, ",") == 0)
-            lex_next(&p->lx);
-    }
-    lex_next(&p->lx);
-    return 0;
-}
-
-/* ".func (.param .b32 func_retval0) name(.param .b32 name_param_0, ...)" and a body, or ";"
- * for a declaration (an .extern function, or one defined further on). */
-static int parse_func(parser *p)
-{
-    ptx_entry *nf = realloc(p->m->funcs, (size_t)(p->m->nfuncs + 1) * sizeof *nf);
-    if (!nf)
-        return fail(p, p->lx.line, "out of memory");
-    p->m->funcs = nf;
-    ptx_entry *f = &nf[p->m->nfuncs++];
-    if (begin_unit(p, f, "") != 0)
-        return -1;
-    f->is_func = true;
-    bool has_result = strcmp(lex_peek(&p->lx).text, "(") == 0;
-    if (has_result && parse_func_params(p, true) != 0)
-        return -1;
-    token name = lex_next(&p->lx);
-    if (name.kind != TK_WORD)
-        return fail(p, name.line, "expected a function name, found \"%s\"", name.text);
-    copy_str(f->name, sizeof f->name, name.text);
-    if (parse_func_params(p, false) != 0)
-        return -1;
-    skip_directives(p);
-    if (strcmp(lex_peek(&p->lx).text, ";") == 0) {
-        lex_next(&p->lx);
-        return 0;
-    }
-    f->defined = true;
-    return parse_body(p);
-}
-
-/* ".global .align 1 .b8 $str[24] = {116, 104, ...};" (also .const): host memory with the
- * initial bytes; the rest is zero. */
-static int parse_global(parser *p)
-{
-    declaration d;
-    if (parse_declaration(p, &d) != 0)
-        return -1;
-    int64_t count = d.count;
-    int ty = d.type;
-    token name = d.name;
-    size_t elem = ty_bytes((ptx_type)ty), size = (size_t)count * elem;
-    if (count < 1 || size > ((size_t)1 << 30))
-        return fail(p, name.line, "module variable %s has an unsupported size", name.text);
-    ptx_global *ng = realloc(p->m->globals, (size_t)(p->m->nglobals + 1) * sizeof *ng);
-    if (!ng)
-        return fail(p, name.line, "out of memory");
-    p->m->globals = ng;
-    ptx_global *g = &ng[p->m->nglobals];
-    copy_str(g->name, sizeof g->name, name.text);
-    g->size = size;
-    g->data = calloc(1, size);
-    if (!g->data)
-        return fail(p, name.line, "out of memory");
-    p->m->nglobals++;
-    if (strcmp(lex_peek(&p->lx).text, "=") == 0) {
-        lex_next(&p->lx);
-        bool braced = strcmp(lex_peek(&p->lx).text, "{") == 0;
-        if (braced)
-            lex_next(&p->lx);
-        for (size_t i = 0;; i++) {
-            token v = lex_next(&p->lx);
-            bool neg = strcmp(v.text, "-") == 0;
-            if (neg)
-                v = lex_next(&p->lx);
-            int64_t x;
-            if (parse_number(p, v, neg, &x) != 0)
-                return -1;
-            if (i < (size_t)count)
-                memcpy(g->data + i * elem, &x, elem); /* little-endian: the low bytes */
-            token sep = lex_next(&p->lx);
-            if (!braced || strcmp(sep.text, "}") == 0) {
-                if (!braced && strcmp(sep.text, ";") == 0)
-                    return 0;
-                break;
-            }
-            if (strcmp(sep.text, ",") != 0)
-                return fail(p, sep.line, "expected \",\" in an initialiser, found \"%s\"", sep.text);
-        }
-    }
-    return expect(p, ";");
-}
-
-/* ".extern .shared .align 16 .b8 dyn[];": the dynamic shared memory of a launch. */
-static int parse_module_shared(parser *p, int line)
-{
-    int64_t align;
-    if (parse_align(p, &align) != 0)
-        return -1;
-    lex_next(&p->lx); /* type */
-    token name = lex_next(&p->lx);
-    if (expect(p, "[") != 0)
-        return -1;
-    if (strcmp(lex_peek(&p->lx).text, "]") != 0)
-        return fail(p, line, "module-scope static .shared variables are not supported by the CPU "
-                             "backend (%s)", name.text);
-    lex_next(&p->lx);
-    char (*nd)[128] = realloc(p->m->dynamic_shared,
-                              (size_t)(p->m->ndynamic_shared + 1) * sizeof *nd);
-    if (!nd)
-        return fail(p, line, "out of memory");
-    p->m->dynamic_shared = nd;
-    copy_str(nd[p->m->ndynamic_shared++], sizeof *nd, name.text);
-    return expect(p, ";");
-}
-
-ptx_module *ptx_module_parse(const char *name, const char *text, size_t len, ptx_error *err)
-{
-    parser p;
-    memset(&p, 0, sizeof p);
-    p.name = name;
-    p.err = err;
-    p.m = calloc(1, sizeof *p.m);
-    if (!p.m) {
-        snprintf(err->msg, sizeof err->msg, "%s: out of memory", name);
-        return NULL;
-    }
-    copy_str(p.m->name, sizeof p.m->name, name);
-    lex_init(&p.lx, text, len);
-    int rc = 0;
-    for (token t = lex_next(&p.lx); rc == 0 && t.kind != TK_END; t = lex_next(&p.lx)) {
-        if (strcmp(t.text, ".entry") == 0) {
-            rc = parse_entry(&p);
-        } else if (strcmp(t.text, ".file") == 0) {
-            int64_t index = -1;
-            token path;
-            if ((rc = parse_int(&p, lex_next(&p.lx), &index)) == 0 &&
-                (path = lex_next(&p.lx)).kind == TK_STRING && index >= 0 && index < 4096) {
-                if (index >= p.m->nfiles) {
-                    char **nf = realloc(p.m->files, (size_t)(index + 1) * sizeof *nf);
-                    if (!nf)
-                        break;
-                    for (int i = p.m->nfiles; i <= index; i++)
-                        nf[i] = NULL;
-                    p.m->files = nf;
-                    p.m->nfiles = (int)index + 1;
-                }
-                free(p.m->files[index]);
-                p.m->files[index] = strdup(path.text);
-            }
-            while (strcmp(lex_peek(&p.lx).text, ",") == 0) {
-                lex_next(&p.lx);
-                lex_next(&p.lx);
-            }
-        } else if (strcmp(t.text, ".func") == 0) {
-            rc = parse_func(&p);
-        } else if (strcmp(t.text, ".section") == 0) {
-            /* DWARF sections carry nothing the interpreter needs. */
-            while (lex_peek(&p.lx).kind != TK_END && strcmp(lex_peek(&p.lx).text, "{") != 0 &&
-                   strcmp(lex_peek(&p.lx).text, ";") != 0)
-                lex_next(&p.lx);
-            if (strcmp(lex_peek(&p.lx).text, "{") == 0)
-                skip_braced(&p);
-            else
-                lex_next(&p.lx);
-        } else if (strcmp(t.text, ".version") == 0 || strcmp(t.text, ".target") == 0 ||
-                   strcmp(t.text, ".address_size") == 0) {
-            int line = t.line;
-            while (lex_peek(&p.lx).kind != TK_END && lex_peek(&p.lx).line == line)
-                lex_next(&p.lx);
-        } else if (strcmp(t.text, ".visible") == 0 || strcmp(t.text, ".weak") == 0 ||
-                   strcmp(t.text, ".extern") == 0) {
-            continue;
-        } else if (strcmp(t.text, ".global") == 0 || strcmp(t.text, ".const") == 0) {
-            rc = parse_global(&p);
-        } else if (strcmp(t.text, ".shared") == 0) {
-            rc = parse_module_shared(&p, t.line);
-        } else {
-            rc = fail(&p, t.line, "unexpected \"%s\" at module scope", t.text);
-        }
-    }
-    free(p.syms);
-    free(p.fixups);
-    if (rc != 0) {
-        ptx_module_free(p.m);
-        return NULL;
-    }
-    for (int i = 0; i < p.m->nentries; i++)
-        p.m->entries[i].module = p.m;
-    if (ptx_link_module(p.m, err) != 0) {
-        ptx_module_free(p.m);
-        return NULL;
-    }
-    return p.m;
-}
-
-void ptx_module_free(ptx_module *m)
-{
-    if (!m)
-        return;
-    for (int i = 0; i < m->nglobals; i++)
-        free(m->globals[i].data);
-    free(m->globals);
-    for (int i = 0; i < m->nentries; i++) {
-        free(m->entries[i].params);
-        free(m->entries[i].code);
-        free(m->entries[i].calls);
-    }
-    for (int i = 0; i < m->nfuncs; i++) {
-        free(m->funcs[i].params);
-        free(m->funcs[i].code);
-        free(m->funcs[i].calls);
-    }
-    free(m->funcs);
-    free(m->dynamic_shared);
-    for (int i = 0; i < m->nfiles; i++)
-        free(m->files[i]);
-    free(m->files);
-    free(m->entries);
-    free(m);
-}
-
-const ptx_entry *ptx_module_entry(const ptx_module *m, const char *name)
-{
-    for (int i = 0; i < m->nentries; i++)
-        if (strcmp(m->entries[i].name, name) == 0)
-            return &m->entries[i];
-    return NULL;
-}
-
-int ptx_module_entry_count(const ptx_module *m) { return m->nentries; }
-
-const ptx_entry *ptx_module_entry_at(const ptx_module *m, int i)
-{
-    return i >= 0 && i < m->nentries ? &m->entries[i] : NULL;
-}
-
-const char *ptx_entry_name(const ptx_entry *e) { return e->name; }
-
-int ptx_entry_param_count(const ptx_entry *e) { return e->nparams; }
-
-size_t ptx_entry_param_size(const ptx_entry *e, int i)
-{
-    return i >= 0 && i < e->nparams ? e->params[i].size : 0;
-}
-
-size_t ptx_entry_shared_bytes(const ptx_entry *e) { return e->shared_bytes; }
-
-int ptx_module_variable_count(const ptx_module *m) { return m->nglobals; }
-
-uint8_t *ptx_module_variable(const ptx_module *m, int i, size_t *size)
-{
-    if (i < 0 || i >= m->nglobals)
-        return NULL;
-    *size = m->globals[i].size;
-    return m->globals[i].data;
-}
-
-uint8_t *ptx_module_variable_named(const ptx_module *m, const char *name, size_t *size)
-{
-    for (int i = 0; i < m->nglobals; i++)
-        if (strcmp(m->globals[i].name, name) == 0)
-            return ptx_module_variable(m, i, size);
-    return NULL;
 }
