@@ -464,21 +464,25 @@ static int vector_mov(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
     return 0;
 }
 
-/* ex2.approx, rsqrt.approx and rcp.approx on f32: the H100's answers (mufu.c). */
+/* ex2.approx, rsqrt.approx, rcp.approx, div.approx and div.full on f32: the H100's answers
+ * (mufu.c). */
 static int approx_f32(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
 {
     if (!ptx_mufu_ready())
         return ptx_stopf(b, in, "the CPU backend's tables of the approximate instructions "
                          "cannot be read (out of memory?)");
     bool ftz = in->mods & MOD_FTZ;
-    uint64_t buf[32];
+    uint64_t buf[32], bufB[32];
     const uint64_t *A = ptx_lanes(b, w, &in->ops[1], buf);
+    const uint64_t *B = in->op == OP_DIV ? ptx_lanes(b, w, &in->ops[2], bufB) : NULL;
     uint64_t *dst = w->regs + (size_t)in->ops[0].reg * 32;
     for (int lane = 0; lane < 32; lane++) {
         if (!(mask >> lane & 1))
             continue;
         uint32_t a = (uint32_t)A[lane];
-        dst[lane] = in->op == OP_EX2     ? ptx_mufu_ex2(a, ftz)
+        dst[lane] = B                    ? ptx_mufu_div(a, (uint32_t)B[lane], ftz,
+                                                        in->mods & MOD_FULL)
+                    : in->op == OP_EX2   ? ptx_mufu_ex2(a, ftz)
                     : in->op == OP_RSQRT ? ptx_mufu_rsqrt(a, ftz)
                                          : ptx_mufu_rcp(a, ftz);
     }
@@ -496,7 +500,8 @@ PTX_HOT int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mas
     if (in->mods & (MOD_CARRY_IN | MOD_CARRY_OUT))
         return ptx_exec_carry(b, w, in, mask);
     if (is_f32 && (in->op == OP_EX2 || in->op == OP_RSQRT ||
-                   (in->op == OP_RCP && (in->mods & MOD_APPROX))))
+                   ((in->op == OP_RCP || in->op == OP_DIV) && (in->mods & MOD_APPROX)) ||
+                   (in->op == OP_DIV && (in->mods & MOD_FULL))))
         return approx_f32(b, w, in, mask);
     uint64_t bufA[32], bufC[32], bufD[32], R[32], Q[32];
     static const ptx_operand none = {.kind = OPK_IMM, .reg = -1};

@@ -160,6 +160,8 @@ int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size
             in->mods |= MOD_FTZ;
         } else if (strcmp(m, "sat") == 0) {
             in->mods |= MOD_SAT;
+        } else if (strcmp(m, "full") == 0 && op == OP_DIV) {
+            in->mods |= MOD_FULL;
         } else if (strcmp(m, "approx") == 0) {
             in->mods |= MOD_APPROX;
         } else if (strcmp(m, "to") == 0) {

@@ -48,7 +48,8 @@ enum {
     MOD_SHIFTAMT = 1 << 10, /* bfind.shiftamt */
     MOD_SYNC = 1 << 11,     /* vote.sync, shfl.sync: a member mask is the last operand */
     MOD_CARRY_OUT = 1 << 12, /* add.cc, sub.cc, mad.cc: the carry (borrow) flag is written */
-    MOD_CARRY_IN = 1 << 13   /* addc, subc, madc: the carry (borrow) flag is added in */
+    MOD_CARRY_IN = 1 << 13,  /* addc, subc, madc: the carry (borrow) flag is added in */
+    MOD_FULL = 1 << 14       /* div.full.f32 */
 };
 
 /* The mode of an instruction that has one (ptx_insn.sub). */

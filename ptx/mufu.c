@@ -7,30 +7,34 @@
  * (two bits each: the GPU is never more than 2 ulps from it), compressed with gzip and linked
  * into the library (mufu_tables.S). */
 #include "mufu.h"
+#include "mufu_reference.h"
 
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
-#define MANTISSA_BITS 23
+#define MANTISSA_BITS MUFU_MANTISSA_BITS
 #define MANTISSA_MASK 0x7fffffu
 #define EXPONENT_BIAS 127
 #define CANONICAL_NAN 0x7fffffffu
 #define POSITIVE_INF 0x7f800000u
 #define SIGN 0x80000000u
-#define EX2_ENTRIES (1u << MANTISSA_BITS)         /* 2^f for f = j / 2^23 */
-#define RCP_ENTRIES (1u << MANTISSA_BITS)         /* 1/m for m = 1 + j / 2^23 */
-#define RSQRT_ENTRIES (2u << MANTISSA_BITS)       /* 1/sqrt(y) for y in [1, 4) */
 #define EX2_TRUNCATION_BITS 23                    /* ex2 sees its input in steps of 2^-23 */
 #define EX2_OVERFLOW 128.0f                       /* 2^128 is past the largest float */
+#define EX2_UNDERFLOW -152.0f                     /* 2^-152 is below half the least float */
+#define DIV_SCALE 0x1p24f                         /* brings a subnormal divisor into range */
+#define DIV_APPROX_LIMIT 0x1p126f                 /* div.approx's divisor range ends here */
+#define EX2_NORMAL_MIN -126.0f                    /* 2^-126: the least normal float */
 
 extern const unsigned char ptx_mufu_ex2_gz[], ptx_mufu_ex2_gz_end[];
+extern const unsigned char ptx_mufu_ex2n_gz[], ptx_mufu_ex2n_gz_end[];
 extern const unsigned char ptx_mufu_rcp_gz[], ptx_mufu_rcp_gz_end[];
 extern const unsigned char ptx_mufu_rsqrt_gz[], ptx_mufu_rsqrt_gz_end[];
 
-static uint8_t *ex2_codes, *rcp_codes, *rsqrt_codes;
+static uint8_t *ex2_codes, *ex2n_codes, *rcp_codes, *rsqrt_codes;
 static bool tables_ok;
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
@@ -60,10 +64,11 @@ static uint8_t *inflate_table(const unsigned char *gz, const unsigned char *end,
 
 static void load_tables(void)
 {
-    ex2_codes = inflate_table(ptx_mufu_ex2_gz, ptx_mufu_ex2_gz_end, EX2_ENTRIES);
-    rcp_codes = inflate_table(ptx_mufu_rcp_gz, ptx_mufu_rcp_gz_end, RCP_ENTRIES);
-    rsqrt_codes = inflate_table(ptx_mufu_rsqrt_gz, ptx_mufu_rsqrt_gz_end, RSQRT_ENTRIES);
-    tables_ok = ex2_codes && rcp_codes && rsqrt_codes;
+    ex2_codes = inflate_table(ptx_mufu_ex2_gz, ptx_mufu_ex2_gz_end, MUFU_EX2_ENTRIES);
+    ex2n_codes = inflate_table(ptx_mufu_ex2n_gz, ptx_mufu_ex2n_gz_end, MUFU_EX2_ENTRIES);
+    rcp_codes = inflate_table(ptx_mufu_rcp_gz, ptx_mufu_rcp_gz_end, MUFU_RCP_ENTRIES);
+    rsqrt_codes = inflate_table(ptx_mufu_rsqrt_gz, ptx_mufu_rsqrt_gz_end, MUFU_RSQRT_ENTRIES);
+    tables_ok = ex2_codes && ex2n_codes && rcp_codes && rsqrt_codes;
 }
 
 bool ptx_mufu_ready(void)
@@ -74,37 +79,9 @@ bool ptx_mufu_ready(void)
 
 static int code(const uint8_t *t, uint32_t i) { return t[i >> 2] >> (2 * (i & 3)) & 3; }
 
-static uint32_t bits_of(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-static float float_of(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-/* The references the tables are relative to: operations whose results are the same on any
- * IEEE machine. 2^f by a Taylor series in double, term by term (no fused operations: the
- * library is built with -ffp-contract=off). */
-static float reference_ex2(double f)
-{
-    const double ln2 = 0.6931471805599453094;
-    double t = f * ln2, term = 1.0, sum = 1.0;
-    for (int n = 1; n <= 20; n++) {
-        term = term * t / n;
-        sum = sum + term;
-    }
-    return (float)sum;
-}
-
 /* m (a value in [2^k, 2^(k+1)) given by its float bits, k within the normal range) scaled by
- * 2^shift, rounded to nearest even where it falls among the subnormals; with ftz, subnormals
- * are zero. */
+ * 2^shift, rounded to nearest even where it falls among the subnormals (the GPU scales by a
+ * float multiply); with ftz, subnormals are zero. */
 static uint32_t scale(uint32_t m, int shift, bool ftz)
 {
     int e = (int)(m >> MANTISSA_BITS & 0xff) + shift;
@@ -126,6 +103,19 @@ static uint32_t scale(uint32_t m, int shift, bool ftz)
     return sign | kept;
 }
 
+/* A nonzero magnitude's fraction bits and unbiased exponent; subnormals are normalised first
+ * (without .ftz, these units read them). */
+static uint32_t significand(uint32_t mag, int *e)
+{
+    if (mag >= (1u << MANTISSA_BITS)) {
+        *e = (int)(mag >> MANTISSA_BITS) - EXPONENT_BIAS;
+        return mag & MANTISSA_MASK;
+    }
+    int shift = __builtin_clz(mag) - (32 - 1 - MANTISSA_BITS);
+    *e = 1 - EXPONENT_BIAS - shift;
+    return (mag << shift) & MANTISSA_MASK;
+}
+
 uint32_t ptx_mufu_rcp(uint32_t x, bool ftz)
 {
     uint32_t sign = x & SIGN, mag = x & ~SIGN;
@@ -133,12 +123,12 @@ uint32_t ptx_mufu_rcp(uint32_t x, bool ftz)
         return CANONICAL_NAN;
     if (mag == POSITIVE_INF)
         return sign;
-    if (mag < (1u << MANTISSA_BITS)) /* zero, or subnormal: read as zero by this unit */
+    if (mag == 0 || (ftz && mag < (1u << MANTISSA_BITS)))
         return sign | POSITIVE_INF;
-    uint32_t j = mag & MANTISSA_MASK;
-    float m = float_of(0x3f800000u | j);
-    uint32_t r = bits_of(1.0f / m) + (uint32_t)(code(rcp_codes, j) - 1);
-    int e = (int)(mag >> MANTISSA_BITS) - EXPONENT_BIAS;
+    int e;
+    uint32_t j = significand(mag, &e);
+    uint32_t r = mufu_reference_rcp(j) + (uint32_t)(code(rcp_codes, j) - MUFU_RCP_BIAS);
+    /* 1/m lies in (1/2, 1]: 2^-e times it can still pass the largest float for e = -127. */
     return sign | scale(r, -e, ftz);
 }
 
@@ -147,47 +137,68 @@ uint32_t ptx_mufu_rsqrt(uint32_t x, bool ftz)
     uint32_t mag = x & ~SIGN;
     if (mag > POSITIVE_INF)
         return CANONICAL_NAN;
-    if (mag == 0)
+    if (mag == 0 || (ftz && mag < (1u << MANTISSA_BITS))) /* -0 and its flushed kin: -inf */
         return (x & SIGN) | POSITIVE_INF;
     if (x & SIGN)
         return CANONICAL_NAN;
     if (mag == POSITIVE_INF)
         return 0;
     int e;
-    uint32_t j;
-    if (mag < (1u << MANTISSA_BITS)) {
-        if (ftz)
-            return POSITIVE_INF;
-        /* A subnormal: normalised first (this unit reads them). */
-        int shift = __builtin_clz(mag) - 8;
-        j = (mag << shift) & MANTISSA_MASK;
-        e = 1 - EXPONENT_BIAS - shift;
-    } else {
-        j = mag & MANTISSA_MASK;
-        e = (int)(mag >> MANTISSA_BITS) - EXPONENT_BIAS;
-    }
+    uint32_t j = significand(mag, &e);
     /* x = y * 4^k with y in [1, 4): the odd exponents take the table's upper half. */
     int odd = e & 1, k = (e - odd) / 2;
     uint32_t i = (uint32_t)odd << MANTISSA_BITS | j;
-    double y = (double)float_of(0x3f800000u + i);
-    uint32_t r = bits_of((float)(1.0 / sqrt(y))) + (uint32_t)(code(rsqrt_codes, i) - 2);
+    uint32_t r = mufu_reference_rsqrt(i) + (uint32_t)(code(rsqrt_codes, i) - MUFU_RSQRT_BIAS);
     return scale(r, -k, ftz);
 }
 
 uint32_t ptx_mufu_ex2(uint32_t x, bool ftz)
 {
-    float v = float_of(x);
+    float v = mufu_float(x);
     if (isnan(v))
         return CANONICAL_NAN;
-    if (x & SIGN) /* 2^-a: the reciprocal unit applied to 2^a */
-        return ptx_mufu_rcp(ptx_mufu_ex2(x & ~SIGN, ftz), ftz);
     if (v >= EX2_OVERFLOW)
         return POSITIVE_INF;
-    /* The input in fixed point, 2^-23 steps, truncated; integer part and fraction. */
-    double t = floor(ldexp((double)v, EX2_TRUNCATION_BITS));
-    double whole = floor(ldexp(t, -EX2_TRUNCATION_BITS));
-    uint32_t j = (uint32_t)(t - ldexp(whole, EX2_TRUNCATION_BITS));
-    uint32_t r = bits_of(reference_ex2(ldexp((double)j, -EX2_TRUNCATION_BITS))) +
-                 (uint32_t)(code(ex2_codes, j) - 1);
-    return scale(r, (int)whole, ftz);
+    if (v <= EX2_UNDERFLOW)
+        return 0;
+    /* Without .ftz, results below the normal range come out as the GPU's code makes them:
+     * 2^(x/2) squared by a float multiply, rounded to nearest. */
+    if (!ftz && v < EX2_NORMAL_MIN) {
+        float half = mufu_float(ptx_mufu_ex2(mufu_bits(v * 0.5f), true));
+        return mufu_bits(half * half);
+    }
+    /* |x| in fixed point, 2^-23 steps, truncated; its integer part w and fraction j. Then
+     * 2^x = 2^w T+(j) or 2^-w T-(j): one table per sign (2^-f is not the reciprocal of 2^f
+     * here). */
+    uint32_t t = (uint32_t)ldexp(fabs((double)v), EX2_TRUNCATION_BITS);
+    int w = (int)(t >> EX2_TRUNCATION_BITS);
+    uint32_t j = t & MANTISSA_MASK;
+    if (x & SIGN) {
+        uint32_t r = mufu_reference_ex2_negative(j) +
+                     (uint32_t)(code(ex2n_codes, j) - MUFU_EX2N_BIAS);
+        return scale(r, -w, ftz);
+    }
+    uint32_t r = mufu_reference_ex2(j) + (uint32_t)(code(ex2_codes, j) - MUFU_EX2_BIAS);
+    return scale(r, w, ftz);
+}
+
+static float flush(float f) { return fabsf(f) < FLT_MIN ? copysignf(0.0f, f) : f; }
+
+uint32_t ptx_mufu_div(uint32_t a, uint32_t b, bool ftz, bool full)
+{
+    float fa = mufu_float(a), fb = mufu_float(b), r;
+    if (ftz) {
+        fa = flush(fa);
+        fb = flush(fb);
+    }
+    float mb = fabsf(fb);
+    if (mb != 0.0f && mb < FLT_MIN) /* 1/b would overflow: b scaled up, the quotient back */
+        r = fa * mufu_float(ptx_mufu_rcp(mufu_bits(fb * DIV_SCALE), true)) * DIV_SCALE;
+    else if (full && mb > DIV_APPROX_LIMIT && !isinf(mb)) /* div.full: the whole range */
+        r = fa * mufu_float(ptx_mufu_rcp(mufu_bits(fb / DIV_SCALE), true)) / DIV_SCALE;
+    else
+        r = fa * mufu_float(ptx_mufu_rcp(mufu_bits(fb), ftz));
+    if (ftz)
+        r = flush(r);
+    return isnan(r) ? CANONICAL_NAN : mufu_bits(r);
 }

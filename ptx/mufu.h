@@ -1,5 +1,6 @@
-/* The approximate f32 instructions as an H100 computes them (mufu.c): ex2.approx, rcp.approx
- * and rsqrt.approx, bit for bit. Arguments and results are float bits; ftz: .ftz was given. */
+/* The approximate f32 instructions as an H100 computes them (mufu.c): ex2.approx, rcp.approx,
+ * rsqrt.approx and div.approx/div.full, bit for bit. Arguments and results are float bits;
+ * ftz: .ftz was given. */
 #ifndef TILELAB_PTX_MUFU_H
 #define TILELAB_PTX_MUFU_H
 
@@ -11,5 +12,8 @@ bool ptx_mufu_ready(void);
 uint32_t ptx_mufu_ex2(uint32_t x, bool ftz);
 uint32_t ptx_mufu_rcp(uint32_t x, bool ftz);
 uint32_t ptx_mufu_rsqrt(uint32_t x, bool ftz);
+/* div.approx: a times rcp.approx of b, rounded once (a subnormal b is scaled first, without
+ * .ftz); full: div.full, which also scales a divisor beyond 2^126 instead of giving 0. */
+uint32_t ptx_mufu_div(uint32_t a, uint32_t b, bool ftz, bool full);
 
 #endif /* TILELAB_PTX_MUFU_H */

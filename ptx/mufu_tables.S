@@ -7,6 +7,11 @@ ptx_mufu_ex2_gz:
     .incbin "sm90-ex2.bin.gz"
 ptx_mufu_ex2_gz_end:
     .balign 16
+    .globl ptx_mufu_ex2n_gz, ptx_mufu_ex2n_gz_end
+ptx_mufu_ex2n_gz:
+    .incbin "sm90-ex2n.bin.gz"
+ptx_mufu_ex2n_gz_end:
+    .balign 16
     .globl ptx_mufu_rcp_gz, ptx_mufu_rcp_gz_end
 ptx_mufu_rcp_gz:
     .incbin "sm90-rcp.bin.gz"
