@@ -496,13 +496,12 @@ PTX_HOT int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mas
     bool is_f32 = t == TY_F32, is_f64 = t == TY_F64;
     if (in->mods & (MOD_SPLIT | MOD_JOIN))
         return vector_mov(b, w, in, mask);
-    /* Moves and selects of halves are bits like any other; the rest is half.c's. */
+    /* Moves and selects of halves are bits like any other; the rest is half.c's, and so are
+     * the modifiers only half precision has here (half.c refuses them on other types). */
     if (in->op != OP_MOV && in->op != OP_SELP &&
-        (in->op == OP_SET || ty_is_half(t) || ty_is_half((ptx_type)in->type2)))
+        (in->op == OP_SET || ty_is_half(t) || ty_is_half((ptx_type)in->type2) ||
+         (in->mods & (MOD_RELU | MOD_NAN | MOD_SATFINITE))))
         return ptx_exec_half(b, w, in, mask);
-    if (in->mods & (MOD_RELU | MOD_NAN | MOD_SATFINITE))
-        return ptx_stop_unsupported(b, in, "the .relu, .NaN and .satfinite modifiers on other "
-                                    "than half-precision types");
     if (in->mods & (MOD_CARRY_IN | MOD_CARRY_OUT))
         return ptx_exec_carry(b, w, in, mask);
     if (is_f32 && (in->op == OP_EX2 || in->op == OP_RSQRT ||

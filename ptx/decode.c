@@ -244,6 +244,14 @@ int ptx_special_register(const char *word)
     return lookup(sregs, word);
 }
 
+const char *ptx_type_name(int type)
+{
+    for (int i = 0; types[i].name; i++)
+        if (types[i].value == type)
+            return types[i].name;
+    return "?";
+}
+
 int ptx_type_from_directive(const char *word)
 {
     return word[0] == '.' ? lookup(types, word + 1) : -1;

@@ -9,6 +9,7 @@
  * (sum_to_odd), which a later rounding to 11 or 8 bits turns into the correctly rounded sum; the
  * one rounding into the half format (round_scaled) handles every mode, subnormals and overflow.
  * A NaN result is the canonical NaN 0x7fff (CUDART_NAN_FP16, CUDART_NAN_BF16). */
+#include "decode.h"
 #include "exec.h"
 
 #include <math.h>
@@ -365,7 +366,8 @@ static uint16_t to_half(const ptx_insn *in, const half_format *f, uint64_t v)
 static uint64_t from_half(const ptx_insn *in, uint64_t v)
 {
     ptx_type from = (ptx_type)in->type2;
-    if (from == TY_BF16 && in->type == TY_F32 && in->rnd == RND_NONE && !(in->mods & MOD_SAT))
+    if (from == TY_BF16 && in->type == TY_F32 && in->rnd == RND_NONE &&
+        !(in->mods & (MOD_SAT | MOD_FTZ)))
         return (v & HALF_MASK) << HALF_BITS;
     double x = to_double((uint16_t)v, format_of(from));
     ptx_insn as_double = *in;
@@ -375,35 +377,21 @@ static uint64_t from_half(const ptx_insn *in, uint64_t v)
     return ptx_convert_bits(&as_double, bits);
 }
 
-static const char *type_name(ptx_type t)
-{
-    switch (t) {
-    case TY_F16: return "f16";
-    case TY_BF16: return "bf16";
-    case TY_F16X2: return "f16x2";
-    case TY_BF16X2: return "bf16x2";
-    case TY_F32: return "f32";
-    case TY_F64: return "f64";
-    default: return ty_is_signed(t) ? "signed integer" : "bit/unsigned integer";
-    }
-}
-
 static int refuse(block_ctx *b, const ptx_insn *in, const char *why)
 {
     char what[160];
-    snprintf(what, sizeof what, "%s.%s%s%s%s", ptx_opcode_name((ptx_opcode)in->op),
-             type_name((ptx_type)in->type), in->type2 ? "." : "",
-             in->type2 ? type_name((ptx_type)in->type2) : "", why);
+    const char *mods = (in->mods & (MOD_RELU | MOD_NAN | MOD_SATFINITE))
+                           ? " with .relu, .NaN or .satfinite" : "";
+    snprintf(what, sizeof what, "%s%s.%s%s%s%s%s", ptx_opcode_name((ptx_opcode)in->op),
+             (in->mods & MOD_APPROX) ? ".approx" : "", ptx_type_name(in->type),
+             in->type2 ? "." : "", in->type2 ? ptx_type_name(in->type2) : "", mods, why);
     return ptx_stop_unsupported(b, in, what);
 }
 
 /* Which instructions and forms are run here; anything else is refused by name. */
-static int check(block_ctx *b, const ptx_insn *in, int nsrc, int ndst)
+static int check_form(block_ctx *b, const ptx_insn *in)
 {
     ptx_type t = (ptx_type)in->type, t2 = (ptx_type)in->type2;
-    if (in->nops < ndst + nsrc || in->ops[0].kind != OPK_REG)
-        return ptx_stopf(b, in, "%s on halves takes %d operands, the first a register",
-                         ptx_opcode_name((ptx_opcode)in->op), ndst + nsrc);
     switch (in->op) {
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_FMA:
         if (in->rnd != RND_NONE && in->rnd != RND_RN)
@@ -443,8 +431,11 @@ int ptx_exec_half(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
         nsrc = is_pair(t) ? 2 : 1;
     if ((in->op == OP_SETP || in->op == OP_SET) && in->sub != SETP_PLAIN)
         nsrc = 3;
-    if (check(b, in, nsrc, ndst) != 0)
+    if (check_form(b, in) != 0)
         return -1;
+    if (in->nops < ndst + nsrc || in->ops[0].kind != OPK_REG)
+        return ptx_stopf(b, in, "%s on halves takes %d operands, the first a register",
+                         ptx_opcode_name((ptx_opcode)in->op), ndst + nsrc);
     uint64_t bufs[MAX_HALF_SOURCES][32];
     const uint64_t *src[MAX_HALF_SOURCES];
     static const uint64_t zeros[32];
