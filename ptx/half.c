@@ -33,13 +33,12 @@
 #define MAX_HALF_SOURCES 3 /* fma's a, b, c; setp's a, b and the predicate c */
 
 typedef struct half_format {
-    const char *name;
     unsigned man_bits; /* stored significand bits */
     unsigned exp_bits;
 } half_format;
 
-static const half_format F16 = {"f16", F16_MANTISSA_BITS, F16_EXPONENT_BITS};
-static const half_format BF16 = {"bf16", BF16_MANTISSA_BITS, BF16_EXPONENT_BITS};
+static const half_format F16 = {F16_MANTISSA_BITS, F16_EXPONENT_BITS};
+static const half_format BF16 = {BF16_MANTISSA_BITS, BF16_EXPONENT_BITS};
 
 /* The exponent of the smallest normal number (f16: -14; bf16: -126, as f32). */
 static int min_exponent(const half_format *f) { return 2 - (1 << (f->exp_bits - 1)); }
@@ -412,8 +411,8 @@ static int check_form(block_ctx *b, const ptx_insn *in)
             return refuse(b, in, "");
         return 0;
     case OP_CVT:
-        if (t == TY_NONE || t2 == TY_NONE || is_pair(t2) || (is_pair(t) && t2 != TY_F32) ||
-            t == TY_PRED || t2 == TY_PRED)
+        if ((!format_of(t) && !format_of(t2)) || t == TY_NONE || t2 == TY_NONE ||
+            is_pair(t2) || (is_pair(t) && t2 != TY_F32) || t == TY_PRED || t2 == TY_PRED)
             return refuse(b, in, "");
         return 0;
     default:
