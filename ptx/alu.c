@@ -345,6 +345,11 @@ static uint64_t convert(const ptx_insn *in, uint64_t v)
     return x & width_mask(nt);
 }
 
+uint64_t ptx_convert_bits(const ptx_insn *in, uint64_t v)
+{
+    return directed(in->rnd) ? rounded(convert_op, in, v, 0, 0) : convert(in, v);
+}
+
 /* An operand's values for all 32 lanes (inactive lanes get harmless values). */
 void ptx_gather(const block_ctx *b, const warp *w, const ptx_operand *o, uint64_t out[32])
 {
@@ -493,10 +498,14 @@ PTX_HOT int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mas
 {
     ptx_type t = (ptx_type)in->type;
     bool is_f32 = t == TY_F32, is_f64 = t == TY_F64;
-    if (t == TY_F16 || in->type2 == TY_F16)
-        return ptx_stop_unsupported(b, in, "half precision (f16)");
     if (in->mods & (MOD_SPLIT | MOD_JOIN))
         return vector_mov(b, w, in, mask);
+    /* Moves and selects of halves are bits like any other; the rest is half.c's, and so are
+     * the modifiers only half precision has here (half.c refuses them on other types). */
+    if (in->op != OP_MOV && in->op != OP_SELP &&
+        (in->op == OP_SET || ty_is_half(t) || ty_is_half((ptx_type)in->type2) ||
+         (in->mods & (MOD_RELU | MOD_NAN | MOD_SATFINITE))))
+        return ptx_exec_half(b, w, in, mask);
     if (in->mods & (MOD_CARRY_IN | MOD_CARRY_OUT))
         return ptx_exec_carry(b, w, in, mask);
     if (is_f32 && (in->op == OP_EX2 || in->op == OP_RSQRT ||
@@ -578,6 +587,8 @@ bool ptx_atomic_apply(const ptx_insn *in, uint64_t old, uint64_t v, uint64_t cmp
     ptx_type t = (ptx_type)in->type;
     unsigned n = ty_bytes(t);
     uint64_t m = width_mask(n);
+    if (ty_is_half(t) && in->atomic != AT_EXCH && in->atomic != AT_CAS)
+        return false; /* half-precision atomic arithmetic is not modelled */
     switch (in->atomic) {
     case AT_ADD:
         if (t == TY_F32) *out = bits32(f32(old) + f32(v));

@@ -19,6 +19,7 @@ static const char *const opcode_names[OP_COUNT] = {
     [OP_COPYSIGN] = "copysign", [OP_SAD] = "sad", [OP_TESTP] = "testp", [OP_MUL24] = "mul24",
     [OP_MAD24] = "mad24", [OP_ACTIVEMASK] = "activemask", [OP_VOTE] = "vote",
     [OP_SHFL] = "shfl", [OP_REDUX] = "redux", [OP_MATCH] = "match", [OP_TRAP] = "trap",
+    [OP_SET] = "set",
 };
 
 /* Modes, per instruction. */
@@ -41,6 +42,7 @@ static const struct {
     {OP_BAR, "arrive", BAR_ARRIVE},  {OP_BAR, "popc", BAR_RED_POPC}, {OP_BAR, "and", BAR_RED_AND},
     {OP_BAR, "or", BAR_RED_OR},
     {OP_SETP, "and", SETP_AND},      {OP_SETP, "or", SETP_OR},       {OP_SETP, "xor", SETP_XOR},
+    {OP_SET, "and", SETP_AND},       {OP_SET, "or", SETP_OR},        {OP_SET, "xor", SETP_XOR},
 };
 
 const char *ptx_opcode_name(ptx_opcode op)
@@ -57,7 +59,8 @@ static const named types[] = {
     {"pred", TY_PRED}, {"b8", TY_B8},   {"b16", TY_B16}, {"b32", TY_B32}, {"b64", TY_B64},
     {"u8", TY_U8},     {"u16", TY_U16}, {"u32", TY_U32}, {"u64", TY_U64}, {"s8", TY_S8},
     {"s16", TY_S16},   {"s32", TY_S32}, {"s64", TY_S64}, {"f16", TY_F16}, {"f32", TY_F32},
-    {"f64", TY_F64},   {NULL, 0}};
+    {"f64", TY_F64},   {"bf16", TY_BF16}, {"f16x2", TY_F16X2}, {"bf16x2", TY_BF16X2},
+    {NULL, 0}};
 
 static const named spaces[] = {{"global", SP_GLOBAL}, {"shared", SP_SHARED}, {"local", SP_LOCAL},
                                {"param", SP_PARAM},   {"const", SP_CONST},   {NULL, 0}};
@@ -148,7 +151,7 @@ int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size
             atomic_op_seen = true;
         } else if ((v = lookup(spaces, m)) >= 0) {
             in->space = (uint8_t)v;
-        } else if (op == OP_SETP && (v = lookup(compares, m)) >= 0) {
+        } else if ((op == OP_SETP || op == OP_SET) && (v = lookup(compares, m)) >= 0) {
             in->cmp = (uint8_t)v;
         } else if ((v = lookup(roundings, m)) >= 0) {
             in->rnd = (uint8_t)v;
@@ -162,6 +165,12 @@ int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size
             in->mods |= MOD_SAT;
         } else if (strcmp(m, "full") == 0 && op == OP_DIV) {
             in->mods |= MOD_FULL;
+        } else if (strcmp(m, "relu") == 0) {
+            in->mods |= MOD_RELU;
+        } else if (strcmp(m, "NaN") == 0) {
+            in->mods |= MOD_NAN;
+        } else if (strcmp(m, "satfinite") == 0) {
+            in->mods |= MOD_SATFINITE;
         } else if (strcmp(m, "approx") == 0) {
             in->mods |= MOD_APPROX;
         } else if (strcmp(m, "to") == 0) {
@@ -235,6 +244,14 @@ int ptx_special_register(const char *word)
         {"%smid", SR_SMID},         {"%nsmid", SR_NSMID},       {"%gridid", SR_GRIDID},
         {NULL, 0}};
     return lookup(sregs, word);
+}
+
+const char *ptx_type_name(int type)
+{
+    for (int i = 0; types[i].name; i++)
+        if (types[i].value == type)
+            return types[i].name;
+    return "?";
 }
 
 int ptx_type_from_directive(const char *word)

@@ -16,5 +16,7 @@ int ptx_expected_operands(const ptx_insn *in);
 int ptx_special_register(const char *word);
 /* A type directive (.u32, .f32, ...) to its ptx_type, or -1. */
 int ptx_type_from_directive(const char *word);
+/* A ptx_type's name as PTX writes it (without the dot): "f16", "u32", ...; "?" for none. */
+const char *ptx_type_name(int type);
 
 #endif /* TILELAB_PTX_DECODE_H */

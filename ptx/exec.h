@@ -110,6 +110,12 @@ int ptx_exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 void ptx_shadow_reset(block_ctx *b);
 /* Arithmetic, logic, comparisons, conversions and moves, for the lanes in `mask`. */
 int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
+/* Half precision (.f16, .bf16, .f16x2, .bf16x2): add, sub, mul, fma, min, max, abs, neg,
+ * setp, set and cvt, for the lanes in `mask` (half.c). */
+int ptx_exec_half(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
+/* cvt of one value whose source is not a half (alu.c): half.c converts halves out through it,
+ * as exact doubles. */
+uint64_t ptx_convert_bits(const ptx_insn *in, uint64_t v);
 /* popc, clz, brev, bfind, bfe, bfi, prmt, shf, copysign, sad, testp, mul24, mad24 (bits.c). */
 /* add, sub and mad with a carry in or out: .cc, addc, subc, madc (bits.c). */
 int ptx_exec_carry(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);

@@ -11,7 +11,9 @@ typedef enum ptx_type {
     TY_B8, TY_B16, TY_B32, TY_B64,
     TY_U8, TY_U16, TY_U32, TY_U64,
     TY_S8, TY_S16, TY_S32, TY_S64,
-    TY_F16, TY_F32, TY_F64
+    TY_F16, TY_F32, TY_F64,
+    /* bfloat16, and the packed pairs: two halves in 32 bits, the first in the low 16 */
+    TY_BF16, TY_F16X2, TY_BF16X2
 } ptx_type;
 
 typedef enum ptx_space { SP_GENERIC = 0, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_CONST } ptx_space;
@@ -30,6 +32,7 @@ typedef enum ptx_opcode {
     /* the warp's lanes together */
     OP_ACTIVEMASK, OP_VOTE, OP_SHFL, OP_REDUX, OP_MATCH,
     OP_TRAP,
+    OP_SET, /* set.<cmp>.<dtype>.<stype>: a comparison's result as a value (half.c) */
     OP_COUNT
 } ptx_opcode;
 
@@ -49,7 +52,10 @@ enum {
     MOD_SYNC = 1 << 11,     /* vote.sync, shfl.sync: a member mask is the last operand */
     MOD_CARRY_OUT = 1 << 12, /* add.cc, sub.cc, mad.cc: the carry (borrow) flag is written */
     MOD_CARRY_IN = 1 << 13,  /* addc, subc, madc: the carry (borrow) flag is added in */
-    MOD_FULL = 1 << 14       /* div.full.f32 */
+    MOD_RELU = 1 << 14,      /* fma.relu, cvt.relu: negative results become +0 */
+    MOD_NAN = 1 << 15,       /* min.NaN, max.NaN: a NaN input gives NaN */
+    MOD_SATFINITE = 1 << 16, /* cvt.satfinite: infinities and overflows become the largest finite */
+    MOD_FULL = 1 << 17       /* div.full.f32 */
 };
 
 /* The mode of an instruction that has one (ptx_insn.sub). */
@@ -111,7 +117,7 @@ typedef struct ptx_insn {
     uint8_t atomic;
     uint8_t vec;      /* 1, 2 or 4 */
     uint8_t sub;      /* the mode of prmt, shf, testp, vote, shfl, match, setp */
-    uint16_t mods;
+    uint32_t mods;
     int16_t guard;    /* predicate slot, or -1 */
     uint8_t guard_neg;
     uint8_t nops;
@@ -210,8 +216,8 @@ static inline unsigned ty_bytes(ptx_type t)
     switch (t) {
     case TY_PRED: return 1;
     case TY_B8: case TY_U8: case TY_S8: return 1;
-    case TY_B16: case TY_U16: case TY_S16: case TY_F16: return 2;
-    case TY_B32: case TY_U32: case TY_S32: case TY_F32: return 4;
+    case TY_B16: case TY_U16: case TY_S16: case TY_F16: case TY_BF16: return 2;
+    case TY_B32: case TY_U32: case TY_S32: case TY_F32: case TY_F16X2: case TY_BF16X2: return 4;
     case TY_B64: case TY_U64: case TY_S64: case TY_F64: return 8;
     default: return 0;
     }
@@ -219,6 +225,8 @@ static inline unsigned ty_bytes(ptx_type t)
 
 static inline int ty_is_signed(ptx_type t) { return t >= TY_S8 && t <= TY_S64; }
 static inline int ty_is_float(ptx_type t) { return t >= TY_F16; }
+/* The half-precision types: f16 and bf16, alone or in packed pairs (half.c runs them). */
+static inline int ty_is_half(ptx_type t) { return t == TY_F16 || t >= TY_BF16; }
 
 const char *ptx_opcode_name(ptx_opcode op);
 
