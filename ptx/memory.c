@@ -471,6 +471,28 @@ PTX_HOT int ptx_exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t 
     return 0;
 }
 
+int ptx_access_lane(block_ctx *b, const warp *w, const ptx_insn *in, const ptx_operand *o,
+                    int lane, unsigned size, unsigned space, int mode, int pc, ptx_place *out)
+{
+    /* Checked as an ld or st of that space would be; reports name the instruction's line. */
+    ptx_insn as = *in;
+    as.space = (uint8_t)space;
+    as.op = mode == PTX_ACCESS_READ ? OP_LD : OP_ST;
+    access acc;
+    int rc = resolve(b, w, &as, o, lane, size, &acc);
+    if (rc != 0)
+        return rc;
+    if (b->diag && mode != PTX_ACCESS_SYNC) {
+        bool write = mode == PTX_ACCESS_WRITE;
+        if (acc.space == SP_SHARED && b->shadow)
+            shared_history(b, w, lane, pc, acc.addr, size, write);
+        else if (acc.space == SP_GLOBAL)
+            global_history(b, w, lane, pc, &acc, size, write);
+    }
+    *out = (ptx_place){acc.ptr, acc.space, acc.addr};
+    return 0;
+}
+
 /* One atomic update of `size` bytes at p; *old gets the value before it. With `concurrent`,
  * other threads may update the same word: 4- and 8-byte words (aligned, as PTX requires) are
  * updated with compare-and-swap, anything else under a lock. False for an operation
