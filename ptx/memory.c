@@ -240,6 +240,11 @@ static void store_bits(void *p, unsigned size, uint64_t v)
 static void shared_history(block_ctx *b, const warp *w, int lane, int pc, uint64_t off,
                            unsigned size, bool write)
 {
+    /* The system's reserved region: cooperative groups synchronise their use of it with
+     * atomics and acquire loads, which the barrier epochs here do not see. */
+    if (b->e->reserved_shared && off >= b->reserved_offset &&
+        off < b->reserved_offset + PTX_RESERVED_SHARED_CAP)
+        return;
     uint64_t first = off >= PTX_DYNAMIC_SHARED_BASE
                          ? b->static_words + (off - PTX_DYNAMIC_SHARED_BASE) / 4
                          : off / 4;
