@@ -20,6 +20,7 @@ static const char *const opcode_names[OP_COUNT] = {
     [OP_MAD24] = "mad24", [OP_ACTIVEMASK] = "activemask", [OP_VOTE] = "vote",
     [OP_SHFL] = "shfl", [OP_REDUX] = "redux", [OP_MATCH] = "match", [OP_TRAP] = "trap",
     [OP_SET] = "set",
+    [OP_CPASYNC] = "cp.async", [OP_MBARRIER] = "mbarrier", [OP_NANOSLEEP] = "nanosleep",
 };
 
 /* Modes, per instruction. */
@@ -82,8 +83,8 @@ static const named atomics[] = {{"add", AT_ADD}, {"min", AT_MIN}, {"max", AT_MAX
 
 /* Modifiers that change nothing an interpreter does: cache and memory-order hints. */
 static const char *const ignored[] = {"uni", "sync", "aligned", "volatile", "relaxed", "acquire",
-                                      "release", "gpu", "sys", "cta", "nc", "ca", "cg", "cs",
-                                      "lu", "cv", "wb", "wt", "full", "lo", "weak", NULL};
+                                      "release", "acq_rel", "gpu", "sys", "cta", "nc", "ca", "cg",
+                                      "cs", "lu", "cv", "wb", "wt", "full", "lo", "weak", NULL};
 
 static int lookup(const named *table, const char *word)
 {
@@ -111,6 +112,10 @@ int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size
         snprintf(why, why_size, "the instruction \"%s\"", word);
         return -1;
     }
+    /* Asynchronous copies, mbarrier objects and nanosleep have their own decoder (async.c). */
+    if (strcmp(base, "cp") == 0 || strcmp(base, "mbarrier") == 0 ||
+        strcmp(base, "nanosleep") == 0)
+        return ptx_decode_async(word, in, why, why_size);
     int op = -1;
     for (int i = 0; i < OP_COUNT; i++)
         if (opcode_names[i] && strcmp(opcode_names[i], base) == 0)
@@ -242,6 +247,11 @@ int ptx_special_register(const char *word)
         {"%lanemask_le", SR_LANEMASK_LE},     {"%lanemask_lt", SR_LANEMASK_LT},
         {"%lanemask_ge", SR_LANEMASK_GE},     {"%lanemask_gt", SR_LANEMASK_GT},
         {"%smid", SR_SMID},         {"%nsmid", SR_NSMID},       {"%gridid", SR_GRIDID},
+        {"%reserved_smem_offset_begin", SR_RESERVED_SMEM_BEGIN},
+        {"%reserved_smem_offset_end", SR_RESERVED_SMEM_END},
+        {"%reserved_smem_offset_cap", SR_RESERVED_SMEM_CAP},
+        {"%reserved_smem_offset_0", SR_RESERVED_SMEM_OFFSET_0},
+        {"%reserved_smem_offset_1", SR_RESERVED_SMEM_OFFSET_1},
         {NULL, 0}};
     return lookup(sregs, word);
 }

@@ -12,6 +12,11 @@ int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size
 /* How many operands an instruction of the bit and warp families takes, as decoded (a member
  * mask and a predicate destination d|p counted); -1 for instructions not checked here. */
 int ptx_expected_operands(const ptx_insn *in);
+/* cp.async..., mbarrier... and nanosleep words (async.c), as ptx_decode_opcode. */
+int ptx_decode_async(const char *word, ptx_insn *in, char *why, size_t why_size);
+/* Their operands, once parsed: -1 with `why` set when they do not have the instruction's
+ * shape (async.c). */
+int ptx_async_check(const ptx_insn *in, char *why, size_t why_size);
 /* A special register name (%tid.x, ...) to its ptx_sreg, or -1. */
 int ptx_special_register(const char *word);
 /* A type directive (.u32, .f32, ...) to its ptx_type, or -1. */

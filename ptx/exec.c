@@ -66,6 +66,10 @@ static uint64_t special(const block_ctx *b, const warp *w, int lane, int sreg)
     case SR_LANEMASK_GE: return ~((UINT32_C(1) << lane) - 1);
     case SR_LANEMASK_GT: return (uint32_t)~((UINT64_C(2) << lane) - 1);
     case SR_SMID: case SR_GRIDID: return 0;
+    case SR_RESERVED_SMEM_BEGIN: case SR_RESERVED_SMEM_OFFSET_0: case SR_RESERVED_SMEM_OFFSET_1:
+        return b->reserved_offset;
+    case SR_RESERVED_SMEM_END: return b->reserved_offset + PTX_RESERVED_SHARED_USED;
+    case SR_RESERVED_SMEM_CAP: return b->reserved_offset + PTX_RESERVED_SHARED_CAP;
     case SR_NSMID: return 1;
     default: return 32; /* WARP_SZ */
     }
@@ -202,6 +206,8 @@ PTX_HOT static int run_warp(block_ctx *b, warp *w)
                     rc = ptx_exec_bits(b, w, in, exec);
                 else if (op >= OP_ACTIVEMASK && op <= OP_MATCH)
                     rc = ptx_exec_warp(b, w, in, exec);
+                else if (op >= OP_CPASYNC)
+                    rc = ptx_exec_async(b, w, in, exec, pc);
                 else
                     rc = ptx_exec_alu(b, w, in, exec);
                 if (b->diag && (op == OP_FMA || op == OP_MAD || op == OP_ADD || op == OP_SUB ||
@@ -211,6 +217,11 @@ PTX_HOT static int run_warp(block_ctx *b, warp *w)
                     bool fused = op == OP_FMA || op == OP_MAD;
                     diag_flops(b->diag, fused ? 2 * lanes_run : lanes_run, fused ? lanes_run : 0);
                 }
+            }
+            if (rc == PTX_YIELD) {
+                /* A wait that failed, or a sleep: the other warps run first. */
+                set_pcs(w, mask, pc + 1);
+                return 0;
             }
             if (rc != 0)
                 return -1;
@@ -250,6 +261,7 @@ int ptx_run_block(block_ctx *b, warp *warps)
     b->warps = warps;
     memset(b->bars, 0, sizeof b->bars);
     ptx_shadow_reset(b);
+    ptx_async_reset(b);
     for (;;) {
         bool ran = false;
         for (int i = 0; i < b->nwarps; i++) {

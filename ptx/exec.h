@@ -68,6 +68,13 @@ typedef struct block_ctx {
     struct warp *warps;      /* the block's warps, for barriers that release other warps' lanes */
     struct ptx_callstack *stacks; /* per thread, once a thread calls a device function */
     struct ptx_barrier bars[PTX_BARRIERS];
+    /* mbarrier objects (async.c): one bit per 8-byte word of shared memory, set by
+     * mbarrier.init (NULL until the first), and the waits that failed since an mbarrier last
+     * changed, to tell a wait that can never end. */
+    uint64_t *mbar_valid;
+    uint64_t mbar_words;
+    uint64_t mbar_failed_waits;
+    uint32_t reserved_offset; /* the reserved region's shared offset, when the entry has one */
 } block_ctx;
 
 /* A lane's state: running, waiting at a barrier, or done (exited, or not part of the block). */
@@ -106,6 +113,27 @@ int ptx_run_block(block_ctx *b, warp *warps);
 /* ld/st and atom/red for the lanes in `mask` (memory.c). */
 int ptx_exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, int pc);
 int ptx_exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
+/* Where one lane's access lands: host memory, its space, and the shared offset or global
+ * address. */
+typedef struct ptx_place {
+    uint8_t *ptr;
+    unsigned space;
+    uint64_t addr;
+} ptx_place;
+/* How an access made by ptx_access_lane counts under diagnosis: a read or a write (race and
+ * uninitialised-read checks), or a synchronisation object's update (neither). */
+enum { PTX_ACCESS_READ = 0, PTX_ACCESS_WRITE, PTX_ACCESS_SYNC };
+/* One lane's access of `size` bytes through address operand `o`, as an ld or st of `space`
+ * would make it: bounds-checked, and under diagnosis recorded. 0 with *out filled; 1 when the
+ * lane is to be skipped (a finding under diagnosis); -1 when the kernel stops. */
+int ptx_access_lane(block_ctx *b, const warp *w, const ptx_insn *in, const ptx_operand *o,
+                    int lane, unsigned size, unsigned space, int mode, int pc, ptx_place *out);
+/* cp.async, cp.async.bulk, mbarrier and nanosleep by the lanes in `mask` (async.c): 0, or
+ * PTX_YIELD when the warp should let the others run (a wait that failed, a sleep), or -1. */
+#define PTX_YIELD 1
+int ptx_exec_async(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, int pc);
+/* A new block: no mbarrier is initialised (async.c). */
+void ptx_async_reset(block_ctx *b);
 /* Under diagnosis: forget the previous block's shared-memory history. */
 void ptx_shadow_reset(block_ctx *b);
 /* Arithmetic, logic, comparisons, conversions and moves, for the lanes in `mask`. */

@@ -33,6 +33,8 @@ typedef enum ptx_opcode {
     OP_ACTIVEMASK, OP_VOTE, OP_SHFL, OP_REDUX, OP_MATCH,
     OP_TRAP,
     OP_SET, /* set.<cmp>.<dtype>.<stype>: a comparison's result as a value (half.c) */
+    /* asynchronous copies and mbarrier objects (async.c) */
+    OP_CPASYNC, OP_MBARRIER, OP_NANOSLEEP,
     OP_COUNT
 } ptx_opcode;
 
@@ -68,6 +70,21 @@ enum { SHFL_UP = 0, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
 enum { MATCH_ANY = 0, MATCH_ALL };
 enum { BAR_SYNC = 0, BAR_ARRIVE, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR }; /* bar.red.<op> last */
 enum { SETP_PLAIN = 0, SETP_AND, SETP_OR, SETP_XOR }; /* setp.<cmp>.<bool>: combined with c */
+/* cp.async.*: a copy of 4, 8 or 16 bytes, its groups, an mbarrier arrival when the thread's
+ * copies are done; cp.async.bulk: a copy into shared memory that completes bytes of an
+ * mbarrier's transaction count, or one out of shared memory in a bulk group. */
+enum { CPA_COPY = 0, CPA_COMMIT, CPA_WAIT_GROUP, CPA_WAIT_ALL, CPA_MBAR_ARRIVE, CPA_BULK_SHARED,
+       CPA_BULK_GLOBAL, CPA_BULK_COMMIT, CPA_BULK_WAIT, CPA_BULK_PREFETCH };
+enum { MBAR_INIT = 0, MBAR_INVAL, MBAR_ARRIVE, MBAR_ARRIVE_DROP, MBAR_EXPECT_TX, MBAR_COMPLETE_TX,
+       MBAR_TEST_WAIT, MBAR_TRY_WAIT, MBAR_PENDING_COUNT };
+/* Their qualifiers, in ptx_insn.atomic (which only atom and red use otherwise). */
+enum {
+    ASYNC_PARITY = 1 << 0,     /* test_wait/try_wait.parity: the operand is a phase's parity */
+    ASYNC_NOINC = 1 << 1,      /* cp.async.mbarrier.arrive.noinc */
+    ASYNC_EXPECT_TX = 1 << 2,  /* mbarrier.arrive.expect_tx: a transaction count first */
+    ASYNC_CACHE_HINT = 1 << 3, /* .L2::cache_hint: the last operand is a cache policy */
+    ASYNC_IGNORE_SRC = 1 << 4  /* cp.async's fourth operand is a predicate: nothing read if set */
+};
 
 typedef enum ptx_round { RND_NONE = 0, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI } ptx_round;
 
@@ -85,7 +102,11 @@ typedef enum ptx_sreg {
     SR_LANEID, SR_WARPID, SR_NWARPID, SR_WARPSZ,
     SR_CLOCK, SR_CLOCK64, SR_GLOBALTIMER,
     SR_LANEMASK_EQ, SR_LANEMASK_LE, SR_LANEMASK_LT, SR_LANEMASK_GE, SR_LANEMASK_GT,
-    SR_SMID, SR_NSMID, SR_GRIDID
+    SR_SMID, SR_NSMID, SR_GRIDID,
+    /* The region of shared memory reserved for the system (cooperative groups keep barriers
+     * there): its start, end and capacity, and the two offsets into it. */
+    SR_RESERVED_SMEM_BEGIN, SR_RESERVED_SMEM_END, SR_RESERVED_SMEM_CAP,
+    SR_RESERVED_SMEM_OFFSET_0, SR_RESERVED_SMEM_OFFSET_1
 } ptx_sreg;
 
 typedef enum ptx_operand_kind {
@@ -114,7 +135,7 @@ typedef struct ptx_insn {
     uint8_t space;    /* ld/st/cvta/atom */
     uint8_t cmp;      /* setp */
     uint8_t rnd;
-    uint8_t atomic;
+    uint8_t atomic;   /* atom/red: the operation; cp.async, mbarrier: ASYNC_* qualifiers */
     uint8_t vec;      /* 1, 2 or 4 */
     uint8_t sub;      /* the mode of prmt, shf, testp, vote, shfl, match, setp */
     uint32_t mods;
@@ -170,6 +191,8 @@ struct ptx_entry {
     /* A device function (.func): its parameters live in its local memory (params[i].offset),
      * as does its result (ret_offset, ret_size; has_ret). `defined` once its body is read. */
     bool is_func, defined, has_ret;
+    /* It reads a %reserved_smem_offset_* register: its blocks get the reserved region. */
+    bool reserved_shared;
     uint32_t ret_offset, ret_size;
     /* The first instruction the interpreter cannot run, with its source line: a launch of this
      * entry is refused with it ("" when there is none). Other entries are not affected. */
@@ -189,6 +212,15 @@ enum { PTX_FUNC_VPRINTF = 1, PTX_FUNC_DEVICE, PTX_FUNC_ASSERTFAIL };
 
 /* Dynamic shared memory (extern .shared arrays) starts here, past any static shared memory. */
 #define PTX_DYNAMIC_SHARED_BASE UINT64_C(0x10000)
+
+/* The shared memory reserved for the system, for a kernel that reads where it is
+ * (%reserved_smem_offset_*; cooperative groups of several warps keep their barriers there):
+ * right after the kernel's own shared memory (after the dynamic part when there is one), at a
+ * multiple of the allocation unit, as GPUs of compute capability 8.x report it: 288 bytes in
+ * use (%reserved_smem_offset_end) and 1 KiB in all (_cap). */
+#define PTX_RESERVED_SHARED_ALIGN 128
+#define PTX_RESERVED_SHARED_USED 0x120
+#define PTX_RESERVED_SHARED_CAP 0x400
 
 struct ptx_module {
     char name[256];

@@ -75,11 +75,22 @@ static void *work(void *arg)
     b.params = l->params;
     b.shared_bytes = e->shared_bytes;
     b.dynamic_bytes = l->dynamic_shared;
+    if (e->reserved_shared) {
+        /* The reserved region lengthens the last part of the block's shared memory. */
+        uint64_t own = l->dynamic_shared ? l->dynamic_shared : e->shared_bytes;
+        uint64_t at = (own + PTX_RESERVED_SHARED_ALIGN - 1) / PTX_RESERVED_SHARED_ALIGN *
+                      PTX_RESERVED_SHARED_ALIGN;
+        if (l->dynamic_shared)
+            b.dynamic_bytes = at + PTX_RESERVED_SHARED_CAP;
+        else
+            b.shared_bytes = at + PTX_RESERVED_SHARED_CAP;
+        b.reserved_offset = (uint32_t)(at + (l->dynamic_shared ? PTX_DYNAMIC_SHARED_BASE : 0));
+    }
     memcpy(b.host_params, l->host_params, sizeof b.host_params);
     memcpy(b.host_param_index, l->host_param_index, sizeof b.host_param_index);
     b.nhost_params = l->nhost_params;
-    size_t shared_alloc = l->dynamic_shared ? PTX_DYNAMIC_SHARED_BASE + l->dynamic_shared
-                                            : e->shared_bytes;
+    size_t shared_alloc = b.dynamic_bytes ? PTX_DYNAMIC_SHARED_BASE + b.dynamic_bytes
+                                          : b.shared_bytes;
     size_t local_block = (size_t)e->local_bytes * (size_t)l->nthreads;
     b.shared = malloc(shared_alloc ? shared_alloc : 1);
     b.local = malloc(local_block ? local_block : 1);
@@ -87,8 +98,8 @@ static void *work(void *arg)
     uint64_t *regs = calloc((size_t)b.nwarps * 32 * (size_t)(e->nregs ? e->nregs : 1),
                             sizeof *regs);
     if (b.diag) {
-        b.static_words = (e->shared_bytes + 3) / 4;
-        b.shadow = malloc((b.static_words + (l->dynamic_shared + 3) / 4 + 1) * sizeof *b.shadow);
+        b.static_words = (b.shared_bytes + 3) / 4;
+        b.shadow = malloc((b.static_words + (b.dynamic_bytes + 3) / 4 + 1) * sizeof *b.shadow);
     }
     if (!b.shared || !b.local || !warps || !regs || (b.diag && !b.shadow)) {
         wk->out_of_memory = true;
@@ -104,8 +115,11 @@ static void *work(void *arg)
         /* Fresh shared and local memory are not zero on a GPU either: a pattern that reads
          * as NaN, so a kernel that reads before writing shows it. */
         memset(b.shared, 0xff, b.shared_bytes);
-        if (l->dynamic_shared)
-            memset(b.shared + PTX_DYNAMIC_SHARED_BASE, 0xff, l->dynamic_shared);
+        if (b.dynamic_bytes)
+            memset(b.shared + PTX_DYNAMIC_SHARED_BASE, 0xff, b.dynamic_bytes);
+        /* The system's region starts cleared (cooperative groups reset what they use). */
+        if (e->reserved_shared)
+            memset(b.shared + b.reserved_offset, 0, PTX_RESERVED_SHARED_CAP);
         memset(b.local, 0xff, local_block);
         for (int k = 0; k < b.nwarps; k++) {
             warp *w = &warps[k];
@@ -126,6 +140,7 @@ static void *work(void *arg)
 done:
     wk->stats = stats;
     free(b.shadow);
+    free(b.mbar_valid);
     free(regs);
     free(warps);
     free(b.local);

@@ -240,6 +240,11 @@ static void store_bits(void *p, unsigned size, uint64_t v)
 static void shared_history(block_ctx *b, const warp *w, int lane, int pc, uint64_t off,
                            unsigned size, bool write)
 {
+    /* The system's reserved region: cooperative groups synchronise their use of it with
+     * atomics and acquire loads, which the barrier epochs here do not see. */
+    if (b->e->reserved_shared && off >= b->reserved_offset &&
+        off < b->reserved_offset + PTX_RESERVED_SHARED_CAP)
+        return;
     uint64_t first = off >= PTX_DYNAMIC_SHARED_BASE
                          ? b->static_words + (off - PTX_DYNAMIC_SHARED_BASE) / 4
                          : off / 4;
@@ -468,6 +473,28 @@ PTX_HOT int ptx_exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t 
         else if (space == SP_GLOBAL)
             diag_global_access(b->diag, b, pc, addrs, done, total);
     }
+    return 0;
+}
+
+int ptx_access_lane(block_ctx *b, const warp *w, const ptx_insn *in, const ptx_operand *o,
+                    int lane, unsigned size, unsigned space, int mode, int pc, ptx_place *out)
+{
+    /* Checked as an ld or st of that space would be; reports name the instruction's line. */
+    ptx_insn as = *in;
+    as.space = (uint8_t)space;
+    as.op = mode == PTX_ACCESS_READ ? OP_LD : OP_ST;
+    access acc;
+    int rc = resolve(b, w, &as, o, lane, size, &acc);
+    if (rc != 0)
+        return rc;
+    if (b->diag && mode != PTX_ACCESS_SYNC) {
+        bool write = mode == PTX_ACCESS_WRITE;
+        if (acc.space == SP_SHARED && b->shadow)
+            shared_history(b, w, lane, pc, acc.addr, size, write);
+        else if (acc.space == SP_GLOBAL)
+            global_history(b, w, lane, pc, &acc, size, write);
+    }
+    *out = (ptx_place){acc.ptr, acc.space, acc.addr};
     return 0;
 }
 

@@ -52,6 +52,7 @@ int ptx_parse_add_symbol(parser *p, const char *name, sym_kind kind, int64_t val
     sym->kind = kind;
     sym->value = value;
     sym->scope = p->scope;
+    sym->type = TY_NONE;
     return 0;
 }
 
@@ -151,7 +152,9 @@ int ptx_parse_declaration(parser *p, declaration *d)
 static int parse_reg_decl(parser *p)
 {
     token type = lex_next(&p->lx);
-    if (ptx_type_from_directive(type.text) < 0)
+    int ty = ptx_type_from_directive(type.text);
+    int first = p->nsyms;
+    if (ty < 0)
         return ptx_parse_fail(p, type.line, "expected a register type, found \"%s\"", type.text);
     for (;;) {
         token name = lex_next(&p->lx);
@@ -176,6 +179,8 @@ static int parse_reg_decl(parser *p)
         } else if (ptx_parse_add_symbol(p, name.text, SYM_REG, p->e->nregs++) != 0) {
             return -1;
         }
+        for (int i = first; i < p->nsyms; i++)
+            p->syms[i].type = ty;
         token sep = lex_next(&p->lx);
         if (strcmp(sep.text, ";") == 0)
             return 0;
@@ -355,6 +360,8 @@ static int parse_operand(parser *p, ptx_insn *in, ptx_operand *o)
         return 0; /* a sink: a result nobody wants (OPK_NONE) */
     int sreg = ptx_special_register(t.text);
     if (sreg >= 0) {
+        /* Blocks of a kernel that asks where the reserved shared memory is get it. */
+        p->e->reserved_shared |= sreg >= SR_RESERVED_SMEM_BEGIN;
         o->kind = OPK_SREG;
         o->sreg = (uint8_t)sreg;
         return 0;
@@ -386,6 +393,7 @@ static int parse_operand(parser *p, ptx_insn *in, ptx_operand *o)
     if (s->kind == SYM_REG) {
         o->kind = OPK_REG;
         o->reg = (int32_t)s->value;
+        p->last_operand_pred = s->type == TY_PRED;
         return 0;
     }
     o->kind = OPK_IMM;
@@ -565,6 +573,10 @@ static int parse_instruction(parser *p, token first)
         } else if (parse_operand(p, &in, &in.ops[in.nops++]) != 0) {
             return -1;
         }
+        /* cp.async's fourth operand: a predicate is ignore-src, a number src-size. */
+        if (in.op == OP_CPASYNC && in.nops == 4 && in.ops[3].kind == OPK_REG &&
+            p->last_operand_pred)
+            in.atomic |= ASYNC_IGNORE_SRC;
         if (p->skip_insn) { /* deferred: the rest of the statement is consumed */
             p->skip_insn = false;
             return 0;
@@ -594,9 +606,12 @@ static int parse_instruction(parser *p, token first)
     /* "_" (a sink) only where a result may be dropped: a part of a split, the p of d|p. */
     for (int i = 0; i < in.nops; i++)
         if (in.ops[i].kind == OPK_NONE && !((in.mods & MOD_SPLIT) && i < in.vec) &&
-            !((in.mods & MOD_PDEST) && i == 1))
+            !((in.mods & MOD_PDEST) && i == 1) && in.op != OP_MBARRIER)
             return ptx_parse_fail(p, op.line, "\"_\" (no result) cannot stand for operand %d of \"%s\"",
                         i + 1, op.text);
+    if ((in.op == OP_CPASYNC || in.op == OP_MBARRIER || in.op == OP_NANOSLEEP) &&
+        ptx_async_check(&in, why, sizeof why) != 0)
+        return ptx_parse_fail(p, op.line, "%s", why);
     int expected = ptx_expected_operands(&in);
     if (expected >= 0 && (in.nops != expected || in.ops[0].kind != OPK_REG))
         return ptx_parse_fail(p, op.line, "\"%s\" takes %d operands, the first a register (found %d)",

@@ -19,6 +19,7 @@ typedef struct symbol {
     sym_kind kind;
     int64_t value;
     int scope;
+    int type; /* a register's ptx_type */
 } symbol;
 
 typedef struct fixup {
@@ -41,6 +42,7 @@ typedef struct parser {
     int cur_file, cur_line;
     sym_kind last_address_kind; /* what the last address operand's symbol was */
     bool skip_insn;             /* an operand deferred the instruction: drop it */
+    bool last_operand_pred;     /* the last operand read was a predicate register */
 } parser;
 
 /* What a module may declare: far above what nvcc writes for any kernel, low enough that no

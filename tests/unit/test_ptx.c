@@ -370,9 +370,10 @@ Test(ptx_module, several_dynamic_arrays_qualifiers_and_unknown_special_registers
         "ld.param.u64 %rd1, [out];\nmov.u32 %r1, sa;\nmov.u32 %r2, sb;\nsub.u32 %r3, %r2, %r1;\n"
         "st.global.u32 [%rd1], %r3;\nret;\n}\n"
         ".visible .entry kb()\n{\n.reg .b32 %r<2>;\n"
-        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%r1], 4, [%r1];\n"
+        "cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], "
+        "[%rd1, {%r1}], [%r1];\n"
         "ret;\n}\n"
-        ".visible .entry kc()\n{\n.reg .b32 %r<2>;\nmov.u32 %r1, %reserved_smem_offset_1;\nret;\n}\n";
+        ".visible .entry kc()\n{\n.reg .b32 %r<2>;\nmov.u32 %r1, %envreg3;\nret;\n}\n";
     ptx_error err;
     ptx_module *m = ptx_module_parse("t.ptx", text, strlen(text), &err);
     cr_assert_not_null(m, "%s", err.msg);
@@ -384,10 +385,10 @@ Test(ptx_module, several_dynamic_arrays_qualifiers_and_unknown_special_registers
     cr_assert_eq(out[0], 0u, "both names are the launch's dynamic shared memory");
     cr_assert_neq(ptx_launch(ptx_module_entry(m, "kb"), (ptx_dim3){1, 1, 1}, (ptx_dim3){1, 1, 1},
                              NULL, 0, NULL, &err), 0);
-    cr_assert(strstr(err.msg, "cp.async.bulk.shared::cluster") != NULL, "%s", err.msg);
+    cr_assert(strstr(err.msg, "cp.async.bulk.tensor") != NULL, "%s", err.msg);
     cr_assert_neq(ptx_launch(ptx_module_entry(m, "kc"), (ptx_dim3){1, 1, 1}, (ptx_dim3){1, 1, 1},
                              NULL, 0, NULL, &err), 0);
-    cr_assert(strstr(err.msg, "%reserved_smem_offset_1") != NULL, "%s", err.msg);
+    cr_assert(strstr(err.msg, "%envreg3") != NULL, "%s", err.msg);
     ptx_module_free(m);
 }
 
