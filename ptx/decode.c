@@ -119,6 +119,12 @@ int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size
         in->op = OP_NOP;
         return 0;
     }
+    /* __nanosleep: the ISA lets the sleep be anything from 0 to twice the time asked. A wait
+     * that sleeps between its reads still comes back to the same state, and is seen to spin. */
+    if (strcmp(base, "nanosleep") == 0) {
+        in->op = OP_NOP;
+        return 0;
+    }
     if (strcmp(base, "brkpt") == 0)
         op = OP_TRAP;
     /* Extended-precision arithmetic: addc, subc, madc take the carry in. */

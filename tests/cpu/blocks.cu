@@ -49,8 +49,8 @@ __global__ void last_block_sum(const int *in, int *partial, int *total)
     }
 }
 
-// Two blocks: `waiter` spins (every thread of it) until the other block has written data and
-// then the flag; it then copies the data, reversed.
+// Two blocks: `waiter` spins (every thread of it, sleeping longer each time up to a limit)
+// until the other block has written data and then the flag; it then copies the data, reversed.
 __global__ void handoff(int *flag, int *data, int *out, int waiter)
 {
     if (blockIdx.x != waiter) {
@@ -61,8 +61,12 @@ __global__ void handoff(int *flag, int *data, int *out, int waiter)
             atomicExch(flag, 1);
         return;
     }
-    while (*(volatile int *)flag == 0)
-        ;
+    unsigned ns = 8;
+    while (*(volatile int *)flag == 0) {
+        __nanosleep(ns);
+        if (ns < 1024)
+            ns *= 2;
+    }
     out[threadIdx.x] = ((volatile int *)data)[blockDim.x - 1 - threadIdx.x];
 }
 
