@@ -199,6 +199,8 @@ PTX_HOT static int run_warp(block_ctx *b, warp *w)
             if (exec) {
                 if (op == OP_LD || op == OP_ST) {
                     b->writes += op == OP_ST;
+                    b->global_writes += op == OP_ST && in->space != SP_SHARED &&
+                                        in->space != SP_LOCAL;
                     rc = ptx_exec_memory(b, w, in, exec, pc);
                 }
                 else if (op == OP_ATOM || op == OP_RED)
@@ -256,6 +258,26 @@ void ptx_block_begin(block_ctx *b, warp *warps)
     memset(b->bars, 0, sizeof b->bars);
     ptx_shadow_reset(b);
     ptx_spin_reset(warps, b->nwarps);
+    b->global_writes_seen = b->global_writes;
+    b->quiet_epoch = 0;
+}
+
+/* Barriers a block may pass without writing global memory before it is parked all the same:
+ * far more than a kernel's loop over tiles has, and a wait that syncs every round (where the
+ * spin check does not look) lets the other blocks run after it. */
+#define QUIET_BARRIERS_BEFORE_PARKING 4096
+
+static bool quiet_for_long(block_ctx *b)
+{
+    if (b->global_writes != b->global_writes_seen) {
+        b->global_writes_seen = b->global_writes;
+        b->quiet_epoch = b->epoch;
+        return false;
+    }
+    if (b->epoch - b->quiet_epoch < QUIET_BARRIERS_BEFORE_PARKING)
+        return false;
+    b->quiet_epoch = b->epoch;
+    return true;
 }
 
 /* Rounds over the warps until every lane has exited; a warp runs until its lanes wait at a
@@ -277,6 +299,12 @@ int ptx_block_run(block_ctx *b)
         }
         if (ran && spinning)
             return PTX_BLOCK_PARKED;
+        if (ran && quiet_for_long(b)) {
+            /* Not found spinning: never taken for a block that cannot go on. */
+            for (int i = 0; i < b->nwarps; i++)
+                warps[i].spinning = false;
+            return PTX_BLOCK_PARKED;
+        }
         if (ran)
             continue;
         bool waiting = false;

@@ -72,6 +72,11 @@ typedef struct block_ctx {
      * that changed memory, barrier arrivals, calls and returns. A warp that comes back to the
      * same state while this stays still is spinning (spin.c). */
     uint64_t writes;
+    /* Stores outside shared and local memory, atomics that changed global memory, and the
+     * barrier count when it last saw one: a block that passes many barriers without one may
+     * be waiting for another block in a loop the spin check cannot see (exec.c). */
+    uint64_t global_writes, global_writes_seen;
+    int32_t quiet_epoch;
     /* The launch's count of such writes by blocks whose run so far has ended (launch.c): when
      * it stays still while every resident block spins, none of them can ever go on. */
     _Atomic uint64_t *changes;

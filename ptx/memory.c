@@ -543,6 +543,7 @@ int ptx_exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
                            &changed))
             return ptx_stop_unsupported(b, in, "this atomic operation");
         b->writes += changed;
+        b->global_writes += changed && acc.space == SP_GLOBAL;
         if (has_dst)
             w->regs[(size_t)in->ops[0].reg * 32 + (size_t)lane] = old;
     }

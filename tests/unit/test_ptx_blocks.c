@@ -77,7 +77,8 @@ Test(ptx_blocks, a_long_loop_that_writes_nothing_is_not_a_wait)
                        "@%p3 bra WAIT;\nbra DONE;\n"
                        "PRODUCE:\nmov.u32 %r8, 0;\n"
                        "COUNT:\nadd.u32 %r8, %r8, 1;\nsetp.lt.u32 %p2, %r8, 200000;\n"
-                       "@%p2 bra COUNT;\natom.global.exch.b32 %r9, [%rd4], %r8;\nmov.u32 %r2, %r8;\n"
+                       "@%p2 bra COUNT;\natom.global.exch.b32 %r9, [%rd4], %r8;\n"
+                       "mov.u32 %r2, %r8;\n"
                        "DONE:";
     for (int threads = 1; threads <= 2; threads++) {
         uint32_t out[64];
@@ -137,4 +138,27 @@ Test(ptx_blocks, a_warp_waiting_for_its_own_block_forever_is_reported)
     cr_assert(strstr(err.msg, "no block can make progress: block (0,0,0) warp 0 spins at "),
               "%s", err.msg);
     cr_assert_eq(out[40], 1u, "warp 1 finished");
+}
+
+Test(ptx_blocks, a_wait_that_syncs_every_round_lets_the_others_run)
+{
+    /* Block 0's thread 0 copies the flag into shared memory, then the block syncs and tests
+     * it: every round writes and passes a barrier, so it is not found spinning, but a block
+     * that passes thousands of barriers without writing global memory is parked all the same,
+     * and block 1 gets to set the flag. */
+    const char *body = "setp.ne.u32 %p1, %r5, 0;\n@%p1 bra PRODUCE;\n"
+                       "setp.ne.u32 %p4, %r0, 0;\n"
+                       "POLL:\n@%p4 bra SYNC;\nld.volatile.global.u32 %r9, [%rd4];\n"
+                       "st.shared.u32 [sflag], %r9;\n"
+                       "SYNC:\nbar.sync 0;\nld.shared.u32 %r2, [sflag];\nbar.sync 0;\n"
+                       "setp.eq.u32 %p3, %r2, 0;\n@%p3 bra POLL;\nbra DONE;\n"
+                       "PRODUCE:\natom.global.exch.b32 %r9, [%rd4], 9;\nmov.u32 %r2, 9;\n"
+                       "DONE:";
+    for (int threads = 1; threads <= 2; threads++) {
+        uint32_t out[128];
+        ptx_error err;
+        cr_assert_eq(run_blocks(body, 2, 64, threads, out, &err), 0, "%s", err.msg);
+        for (int t = 0; t < 128; t++)
+            cr_assert_eq(out[t], 9u, "%d threads: thread %d", threads, t);
+    }
 }
