@@ -318,8 +318,11 @@ static int cp_async_lane(block_ctx *b, warp *w, const ptx_insn *in, int lane, in
 
 int ptx_exec_async(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, int pc)
 {
+    /* __nanosleep: the ISA lets the sleep be anything from 0 to twice the time asked. None:
+     * a wait that sleeps between its reads then comes back to the same state and is seen to
+     * spin (spin.c), so the block is parked for the others. */
     if (in->op == OP_NANOSLEEP)
-        return PTX_YIELD; /* the warp sleeps: the others run */
+        return 0;
     bool failed = false;
     for (int lane = 0; lane < WARP_LANES; lane++) {
         if (!(mask >> lane & 1))

@@ -122,9 +122,9 @@ static void set_pcs(warp *w, uint32_t mask, int pc)
 #define YIELD_AFTER_LOOPS 256
 
 /* Runs a warp until none of its lanes can go on (all exited or at a barrier) or it has looped
- * YIELD_AFTER_LOOPS times. The lanes at the lowest program counter run straight-line code
- * together until a branch, a barrier, an exit, or the point where other lanes of the warp wait
- * (which then join them). */
+ * YIELD_AFTER_LOOPS times (then spin.c looks whether it spins). The lanes at the lowest program
+ * counter run straight-line code together until a branch, a barrier, an exit, or the point
+ * where other lanes of the warp wait (which then join them). */
 PTX_HOT static int run_warp(block_ctx *b, warp *w)
 {
     const ptx_insn *code = b->e->code;
@@ -164,22 +164,27 @@ PTX_HOT static int run_warp(block_ctx *b, warp *w)
                         w->pc[lane] = (exec >> lane & 1) ? in->target : pc + 1;
                 /* Let the other warps run now and then: a warp that spins until another one
                  * sets a flag must see it set. */
-                if (exec && in->target <= pc && ++backward == YIELD_AFTER_LOOPS)
+                if (exec && in->target <= pc && ++backward == YIELD_AFTER_LOOPS) {
+                    ptx_spin_check(b, w);
                     return 0;
+                }
                 break;
             }
             if (op == OP_BAR) {
+                b->writes++;
                 set_pcs(w, mask, pc + 1);
                 if (exec && ptx_bar_arrive(b, w, in, exec) != 0)
                     return -1;
                 break;
             }
             if (op == OP_CALL && in->ops[1].imm != PTX_FUNC_VPRINTF) {
+                b->writes++; /* arguments into the callee's local memory */
                 if (ptx_exec_call(b, w, in, exec, mask, pc) != 0)
                     return -1;
                 break;
             }
             if (op == OP_RET) {
+                b->writes++;
                 if (ptx_exec_return(b, w, in, exec, mask, pc) != 0)
                     return -1;
                 break;
@@ -196,8 +201,12 @@ PTX_HOT static int run_warp(block_ctx *b, warp *w)
                 return ptx_stopf(b, in, "trap: the kernel stopped itself (a failed assert, or "
                                  "__trap())");
             if (exec) {
-                if (op == OP_LD || op == OP_ST)
+                if (op == OP_LD || op == OP_ST) {
+                    b->writes += op == OP_ST;
+                    b->global_writes += op == OP_ST && in->space != SP_SHARED &&
+                                        in->space != SP_LOCAL;
                     rc = ptx_exec_memory(b, w, in, exec, pc);
+                }
                 else if (op == OP_ATOM || op == OP_RED)
                     rc = ptx_exec_atomic(b, w, in, exec);
                 else if (op == OP_CALL)
@@ -253,23 +262,60 @@ static bool any_lane(const warp *w, int state)
     return false;
 }
 
-/* Rounds over the warps until every lane has exited; a warp runs until its lanes wait at a
- * barrier, exit, or have looped for a while. */
-int ptx_run_block(block_ctx *b, warp *warps)
+void ptx_block_begin(block_ctx *b, warp *warps)
 {
     b->epoch = 0;
     b->warps = warps;
     memset(b->bars, 0, sizeof b->bars);
     ptx_shadow_reset(b);
     ptx_async_reset(b);
+    ptx_spin_reset(warps, b->nwarps);
+    b->global_writes_seen = b->global_writes;
+    b->quiet_epoch = 0;
+}
+
+/* Barriers a block may pass without writing global memory before it is parked all the same:
+ * far more than a kernel's loop over tiles has, and a wait that syncs every round (where the
+ * spin check does not look) lets the other blocks run after it. */
+#define QUIET_BARRIERS_BEFORE_PARKING 4096
+
+static bool quiet_for_long(block_ctx *b)
+{
+    if (b->global_writes != b->global_writes_seen) {
+        b->global_writes_seen = b->global_writes;
+        b->quiet_epoch = b->epoch;
+        return false;
+    }
+    if (b->epoch - b->quiet_epoch < QUIET_BARRIERS_BEFORE_PARKING)
+        return false;
+    b->quiet_epoch = b->epoch;
+    return true;
+}
+
+/* Rounds over the warps until every lane has exited; a warp runs until its lanes wait at a
+ * barrier, exit, or have looped for a while. A round in which every warp that ran was found
+ * spinning parks the block: only another block can release it. */
+int ptx_block_run(block_ctx *b)
+{
+    warp *warps = b->warps;
     for (;;) {
-        bool ran = false;
+        bool ran = false, spinning = true;
         for (int i = 0; i < b->nwarps; i++) {
             if (!any_lane(&warps[i], LANE_RUN))
                 continue;
             ran = true;
+            warps[i].spinning = false;
             if (run_warp(b, &warps[i]) != 0)
                 return -1;
+            spinning &= warps[i].spinning;
+        }
+        if (ran && spinning)
+            return PTX_BLOCK_PARKED;
+        if (ran && quiet_for_long(b)) {
+            /* Not found spinning: never taken for a block that cannot go on. */
+            for (int i = 0; i < b->nwarps; i++)
+                warps[i].spinning = false;
+            return PTX_BLOCK_PARKED;
         }
         if (ran)
             continue;

@@ -4,17 +4,19 @@
 
 #include "internal.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 
 /* The interpreter's hot loops are compiled twice on x86-64: for any x86-64, and for hosts with
  * FMA, POPCNT and AVX2 (x86-64-v3), the loader choosing when the program starts. Results are
  * the same (fmaf is exactly rounded either way); the second calls no library function for a
- * fused multiply-add. Elsewhere (arm64 has FMA in its baseline), and under the sanitizers, one
- * build. PTX_INLINE pulls a helper into each clone of its caller. */
+ * fused multiply-add. Elsewhere (arm64 has FMA in its baseline), and under the sanitizers (an
+ * instrumented clone chooser runs before they are set up), one build. PTX_INLINE pulls a helper
+ * into each clone of its caller. */
 /* Clang is left out: it names a clone set's dispatcher so that calls from other files do not
  * find it. */
 #if defined(__x86_64__) && defined(__has_attribute) && !defined(__SANITIZE_ADDRESS__) && \
-    !defined(__clang__)
+    !defined(__SANITIZE_THREAD__) && !defined(__clang__)
 #if __has_attribute(target_clones)
 #define PTX_HOT __attribute__((target_clones("arch=x86-64-v3", "default")))
 #endif
@@ -66,6 +68,18 @@ typedef struct block_ctx {
     int host_param_index[8];
     int nhost_params;
     struct warp *warps;      /* the block's warps, for barriers that release other warps' lanes */
+    /* What this block did that another of its warps could see: stores (any space), atomics
+     * that changed memory, barrier arrivals, calls and returns. A warp that comes back to the
+     * same state while this stays still is spinning (spin.c). */
+    uint64_t writes;
+    /* Stores outside shared and local memory, atomics that changed global memory, and the
+     * barrier count when it last saw one: a block that passes many barriers without one may
+     * be waiting for another block in a loop the spin check cannot see (exec.c). */
+    uint64_t global_writes, global_writes_seen;
+    int32_t quiet_epoch;
+    /* The launch's count of such writes by blocks whose run so far has ended (launch.c): when
+     * it stays still while every resident block spins, none of them can ever go on. */
+    _Atomic uint64_t *changes;
     struct ptx_callstack *stacks; /* per thread, once a thread calls a device function */
     struct ptx_barrier bars[PTX_BARRIERS];
     /* mbarrier objects (async.c): one bit per 8-byte word of shared memory, set by
@@ -88,7 +102,14 @@ typedef struct warp {
     uint8_t state[32];
     int8_t bar_id[32]; /* the barrier a lane in LANE_BAR waits at */
     uint8_t carry[32]; /* each lane's carry (borrow) flag, for add.cc/addc and kin */
+    struct spin_probe *probe; /* its state at an earlier loop, once it has looped for a while */
+    bool spinning;     /* its last run ended back in a state it had been in, nothing written */
+    uint64_t spin_stamp; /* the launch's change count that stayed still meanwhile, or NO_STAMP */
 } warp;
+
+/* What ptx_block_run returns when every warp that can run is spinning. */
+#define PTX_BLOCK_PARKED 1
+#define PTX_NO_STAMP UINT64_MAX
 
 uint64_t ptx_operand_value(const block_ctx *b, const warp *w, const ptx_operand *o, int lane);
 /* An operand's values for all 32 lanes. */
@@ -108,8 +129,22 @@ static inline const uint64_t *ptx_lanes(const block_ctx *b, const warp *w, const
 int ptx_stopf(block_ctx *b, const ptx_insn *in, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int ptx_stop_unsupported(block_ctx *b, const ptx_insn *in, const char *what);
-/* Runs one block whose warps are set up (launch.c does that) to its end. */
-int ptx_run_block(block_ctx *b, warp *warps);
+/* Starts a block whose warps are set up (launch.c does that): barriers and histories reset. */
+void ptx_block_begin(block_ctx *b, warp *warps);
+/* Runs a begun block to its end (0), a failure (-1), or until every warp that can run spins
+ * (PTX_BLOCK_PARKED): then it may be run again later, from where it stopped. */
+int ptx_block_run(block_ctx *b);
+/* At a warp's yield after many loops: compares its state with the one kept from an earlier
+ * yield, and sets w->spinning and w->spin_stamp (spin.c). */
+void ptx_spin_check(block_ctx *b, warp *w);
+/* A parked block's stamp: the change count under which all its running warps spun, or
+ * PTX_NO_STAMP when some did so while memory may have changed. */
+uint64_t ptx_spin_stamp(const block_ctx *b);
+/* Forgets the warps' earlier states (a block slot reused for another block), or frees them. */
+void ptx_spin_reset(warp *warps, int nwarps);
+void ptx_spin_free(warp *warps, int nwarps);
+/* Where a spinning warp stands: its lowest running lane's instruction. */
+const ptx_insn *ptx_spin_where(const block_ctx *b, const warp *w);
 /* ld/st and atom/red for the lanes in `mask` (memory.c). */
 int ptx_exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, int pc);
 int ptx_exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);

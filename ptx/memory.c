@@ -498,16 +498,18 @@ int ptx_access_lane(block_ctx *b, const warp *w, const ptx_insn *in, const ptx_o
     return 0;
 }
 
-/* One atomic update of `size` bytes at p; *old gets the value before it. With `concurrent`,
+/* One atomic update of `size` bytes at p; *old gets the value before it, *changed whether the
+ * bytes are now different (a spin on a failing compare-and-swap writes nothing). With `concurrent`,
  * other threads may update the same word: 4- and 8-byte words (aligned, as PTX requires) are
  * updated with compare-and-swap, anything else under a lock. False for an operation
  * ptx_atomic_apply does not know. */
 static pthread_mutex_t atomic_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static bool atomic_update(const ptx_insn *in, uint8_t *p, unsigned size, int sgn, uint64_t v,
-                          uint64_t cmp, bool concurrent, uint64_t *old)
+                          uint64_t cmp, bool concurrent, uint64_t *old, bool *changed)
 {
     uint64_t r;
+    uint64_t bits = size >= 8 ? ~UINT64_C(0) : (UINT64_C(1) << (size * 8)) - 1;
     if (concurrent && size == 4 && (uintptr_t)p % 4 == 0) {
         uint32_t *word = (uint32_t *)(void *)p;
         uint32_t seen = __atomic_load_n(word, __ATOMIC_RELAXED);
@@ -517,6 +519,7 @@ static bool atomic_update(const ptx_insn *in, uint8_t *p, unsigned size, int sgn
                 return false;
         } while (!__atomic_compare_exchange_n(word, &seen, (uint32_t)r, true, __ATOMIC_SEQ_CST,
                                               __ATOMIC_RELAXED));
+        *changed = ((r ^ *old) & bits) != 0;
         return true;
     }
     if (concurrent && size == 8 && (uintptr_t)p % 8 == 0) {
@@ -528,6 +531,7 @@ static bool atomic_update(const ptx_insn *in, uint8_t *p, unsigned size, int sgn
                 return false;
         } while (!__atomic_compare_exchange_n(word, &seen, r, true, __ATOMIC_SEQ_CST,
                                               __ATOMIC_RELAXED));
+        *changed = r != *old;
         return true;
     }
     if (concurrent)
@@ -536,6 +540,7 @@ static bool atomic_update(const ptx_insn *in, uint8_t *p, unsigned size, int sgn
     bool ok = ptx_atomic_apply(in, *old, v, cmp, &r);
     if (ok)
         store_bits(p, size, r);
+    *changed = ok && ((r ^ *old) & bits) != 0;
     if (concurrent)
         pthread_mutex_unlock(&atomic_lock);
     return ok;
@@ -560,8 +565,12 @@ int ptx_exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
         uint64_t cmp = in->atomic == AT_CAS ? ptx_operand_value(b, w, &in->ops[has_dst + 2], lane) : 0;
         /* Blocks running at the same time may update the same global word. */
         bool shared_by_blocks = b->parallel && acc.space == SP_GLOBAL;
-        if (!atomic_update(in, acc.ptr, size, ty_is_signed(t), v, cmp, shared_by_blocks, &old))
+        bool changed = false;
+        if (!atomic_update(in, acc.ptr, size, ty_is_signed(t), v, cmp, shared_by_blocks, &old,
+                           &changed))
             return ptx_stop_unsupported(b, in, "this atomic operation");
+        b->writes += changed;
+        b->global_writes += changed && acc.space == SP_GLOBAL;
         if (has_dst)
             w->regs[(size_t)in->ops[0].reg * 32 + (size_t)lane] = old;
     }

@@ -130,7 +130,8 @@ typedef struct ptx_env {
     ptx_diag *diag;
     /* Threads to run blocks on: 0 for one per CPU, 1 to run them one after another. A run
      * under diagnosis, or of a kernel that prints, uses one (its messages keep their order).
-     * Results do not depend on the number, atomics' order of arrival aside, as on a GPU. */
+     * Results do not depend on the number, atomics' order of arrival aside, as on a GPU;
+     * blocks that spin waiting for other blocks finish on one thread too (launch.c). */
     int threads;
 } ptx_env;
 
@@ -141,7 +142,8 @@ int ptx_launch_env(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **arg
 /* Runs entry `e` with `args[i]` pointing at the value of parameter i (as the CUDA runtime's
  * kernel launch passes them). `dynamic_shared` bytes are added after the static shared
  * variables. Returns 0, or -1 with err naming the instruction and source line that stopped it
- * (an unsupported instruction, a shared or local access out of bounds, a bad launch). */
+ * (an unsupported instruction, a shared or local access out of bounds, a bad launch, blocks
+ * that wait for each other forever). */
 int ptx_launch(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **args,
                size_t dynamic_shared, ptx_stats *stats, ptx_error *err);
 
