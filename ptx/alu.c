@@ -224,6 +224,19 @@ static uint64_t f64_op(const ptx_insn *in, uint64_t ra, uint64_t rb, uint64_t rc
     case OP_RSQRT: r = 1.0 / sqrt(a); break;
     default: r = 0; break;
     }
+    if (isnan(r)) {
+        /* A NaN operand comes through with its sign and payload, made quiet (the first one
+         * when several are); only a NaN made from numbers is the canonical one. */
+        bool unary = in->op == OP_RCP || in->op == OP_SQRT || in->op == OP_RSQRT;
+        bool fused = in->op == OP_FMA || in->op == OP_MAD;
+        const uint64_t quiet = UINT64_C(1) << 51;
+        if (isnan(a))
+            return ra | quiet;
+        if (!unary && isnan(b))
+            return rb | quiet;
+        if (fused && isnan(c))
+            return rc | quiet;
+    }
     return bits64(r);
 }
 
@@ -329,6 +342,13 @@ static uint64_t convert(const ptx_insn *in, uint64_t v)
             if (in->mods & MOD_SAT)
                 f = isnan(f) ? 0.0f : fminf(fmaxf(f, 0.0f), 1.0f);
             return bits32(f);
+        }
+        if (isnan(x) && from == TY_F32) {
+            /* A float NaN widens with its sign and payload, made quiet (as an H100 does, and
+             * the host's conversion too), not into the canonical NaN of an operation. */
+            uint64_t u;
+            memcpy(&u, &x, sizeof u);
+            return u;
         }
         return bits64(x);
     }

@@ -23,7 +23,8 @@
  * A phase completes when no arrival is pending and the transaction count is zero: the parity
  * flips and the pending count starts again from the expected one. The state an arrive returns
  * is the word just after its arrival, before any completion: its bit 63 names the phase it
- * arrived on, its low bits the arrivals still pending. A wait that fails lets the other warps
+ * arrived on, its low bits the arrivals that were pending before its warp's arrive (all lanes
+ * of one instruction arrive together, as on an H100). A wait that fails lets the other warps
  * run; when waits keep failing and no mbarrier changes, no thread can ever complete the phase,
  * and the kernel is stopped with a report, where a GPU would hang. */
 #include "diag.h"
@@ -130,7 +131,8 @@ static int mb_range(block_ctx *b, const ptx_insn *in, const ptx_place *pl, const
 
 /* `arrivals` arrive (and `dropped` leave every later phase too), the transaction count moves
  * by tx; the phase completes when nothing is pending. *state (if not NULL) gets the word
- * after the arrival, before the completion. */
+ * after the arrival, before the completion, with the pending count the phase had before the
+ * instruction's first lane arrived (what an H100 reports: its warps arrive as one). */
 static int mb_update(block_ctx *b, const ptx_insn *in, const ptx_place *pl, uint64_t arrivals,
                      uint64_t dropped, int64_t tx, uint64_t *state)
 {
@@ -146,10 +148,15 @@ static int mb_update(block_ctx *b, const ptx_insn *in, const ptx_place *pl, uint
                         (long long)dropped);
     if (count > MBAR_TX_LIMIT || count < -MBAR_TX_LIMIT)
         return mb_range(b, in, pl, "the transaction count leaves its range", (long long)count);
+    if (!b->mbar_batch_valid || b->mbar_batch_addr != pl->addr) {
+        b->mbar_batch_valid = true;
+        b->mbar_batch_addr = pl->addr;
+        b->mbar_batch_pending = pending;
+    }
     pending -= arrivals;
     expected -= dropped;
     if (state)
-        *state = mb_make(pending, expected, count, phase);
+        *state = mb_make(b->mbar_batch_pending, expected, count, phase);
     if (pending == 0 && count == 0) {
         phase ^= 1;
         pending = expected;
@@ -324,6 +331,7 @@ int ptx_exec_async(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, int
     if (in->op == OP_NANOSLEEP)
         return 0;
     bool failed = false;
+    b->mbar_batch_valid = false;
     for (int lane = 0; lane < WARP_LANES; lane++) {
         if (!(mask >> lane & 1))
             continue;

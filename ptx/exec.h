@@ -88,6 +88,10 @@ typedef struct block_ctx {
     uint64_t *mbar_valid;
     uint64_t mbar_words;
     uint64_t mbar_failed_waits;
+    /* The lanes of one arrive instruction arrive together, as a warp does on a GPU: the state
+     * each gets holds the pending count from before the first of them (at this address). */
+    bool mbar_batch_valid;
+    uint64_t mbar_batch_addr, mbar_batch_pending;
     uint32_t reserved_offset; /* the reserved region's shared offset, when the entry has one */
 } block_ctx;
 

@@ -241,7 +241,9 @@ static uint16_t element(const ptx_insn *in, const half_format *f, uint16_t a, ui
         b = flush(b, f);
         c = flush(c, f);
     }
-    /* abs and neg only touch the sign bit, NaN payloads included. */
+    /* abs and neg touch the sign bit only; a NaN comes out canonical (as on an H100). */
+    if ((in->op == OP_ABS || in->op == OP_NEG) && is_nan(a, f))
+        return CANONICAL_NAN16;
     if (in->op == OP_ABS)
         return (uint16_t)(a & ~HALF_SIGN);
     if (in->op == OP_NEG)
@@ -314,6 +316,25 @@ static uint64_t set_value(const ptx_insn *in, const uint64_t v[MAX_HALF_SOURCES]
     return r;
 }
 
+/* A double NaN and a half NaN into each other as an H100 converts them: the sign and the
+ * payload's leading bits kept, the NaN made quiet (f32 to a half gives the canonical NaN). */
+static uint16_t nan_from_double(uint64_t d, const half_format *f)
+{
+    unsigned quiet = 1u << (f->man_bits - 1);
+    uint64_t payload = (d & ((UINT64_C(1) << DOUBLE_MANTISSA_BITS) - 1)) >>
+                       (DOUBLE_MANTISSA_BITS - f->man_bits);
+    return (uint16_t)((d >> (U64_BITS - HALF_BITS) & HALF_SIGN) | inf_bits(f) | quiet | payload);
+}
+
+static uint64_t nan_to_double(uint16_t h, const half_format *f)
+{
+    uint64_t payload = (uint64_t)(h & ((1u << f->man_bits) - 1))
+                       << (DOUBLE_MANTISSA_BITS - f->man_bits);
+    return (uint64_t)(h & HALF_SIGN) << (U64_BITS - HALF_BITS) |
+           (uint64_t)DOUBLE_EXPONENT_MASK << DOUBLE_MANTISSA_BITS |
+           UINT64_C(1) << (DOUBLE_MANTISSA_BITS - 1) | payload;
+}
+
 /* A value converted into a half: from a half, a float or an integer, in cvt's rounding mode,
  * then .relu, .satfinite and .sat. */
 static uint16_t to_half(const ptx_insn *in, const half_format *f, uint64_t v)
@@ -321,7 +342,10 @@ static uint16_t to_half(const ptx_insn *in, const half_format *f, uint64_t v)
     ptx_type from = (ptx_type)in->type2;
     int rnd = in->rnd;
     uint16_t h;
-    if (ty_is_float(from)) {
+    if (from == TY_F64 && (v & ~(UINT64_C(1) << (U64_BITS - 1))) >
+                              (uint64_t)DOUBLE_EXPONENT_MASK << DOUBLE_MANTISSA_BITS) {
+        h = nan_from_double(v, f);
+    } else if (ty_is_float(from)) {
         double x;
         if (format_of(from)) {
             x = to_double((uint16_t)v, format_of(from));
@@ -368,6 +392,8 @@ static uint64_t from_half(const ptx_insn *in, uint64_t v)
     if (from == TY_BF16 && in->type == TY_F32 && in->rnd == RND_NONE &&
         !(in->mods & (MOD_SAT | MOD_FTZ)))
         return (v & HALF_MASK) << HALF_BITS;
+    if (in->type == TY_F64 && is_nan((uint16_t)v, format_of(from)))
+        return nan_to_double((uint16_t)v, format_of(from));
     double x = to_double((uint16_t)v, format_of(from));
     ptx_insn as_double = *in;
     as_double.type2 = TY_F64;

@@ -27,6 +27,7 @@
 #define EX2_UNDERFLOW -152.0f                     /* 2^-152 is below half the least float */
 #define DIV_SCALE 0x1p24f                         /* brings a subnormal divisor into range */
 #define DIV_APPROX_LIMIT 0x1p126f                 /* div.approx's divisor range ends here */
+#define DIV_FULL_SCALE 0.25f                      /* div.full brings a larger one into it */
 #define EX2_NORMAL_MIN -126.0f                    /* 2^-126: the least normal float */
 
 extern const unsigned char ptx_mufu_ex2_gz[], ptx_mufu_ex2_gz_end[];
@@ -194,10 +195,10 @@ uint32_t ptx_mufu_div(uint32_t a, uint32_t b, bool ftz, bool full)
     float mb = fabsf(fb);
     if (mb != 0.0f && mb < FLT_MIN) /* 1/b would overflow: b scaled up, the quotient back */
         r = fa * mufu_float(ptx_mufu_rcp(mufu_bits(fb * DIV_SCALE), true)) * DIV_SCALE;
-    else if (full && mb > DIV_APPROX_LIMIT && !isinf(mb)) /* div.full: the whole range */
-        r = fa * mufu_float(ptx_mufu_rcp(mufu_bits(fb / DIV_SCALE), true)) / DIV_SCALE;
-    else
-        r = fa * mufu_float(ptx_mufu_rcp(mufu_bits(fb), ftz));
+    else if (full && mb > DIV_APPROX_LIMIT && !isinf(mb)) /* div.full: both scaled down */
+        r = (fa * DIV_FULL_SCALE) * mufu_float(ptx_mufu_rcp(mufu_bits(fb * DIV_FULL_SCALE), true));
+    else /* 1/b flushed: beyond 2^126, div.approx gives zero, as the ISA says */
+        r = fa * mufu_float(ptx_mufu_rcp(mufu_bits(fb), true));
     if (ftz)
         r = flush(r);
     return isnan(r) ? CANONICAL_NAN : mufu_bits(r);

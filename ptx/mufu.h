@@ -12,8 +12,9 @@ bool ptx_mufu_ready(void);
 uint32_t ptx_mufu_ex2(uint32_t x, bool ftz);
 uint32_t ptx_mufu_rcp(uint32_t x, bool ftz);
 uint32_t ptx_mufu_rsqrt(uint32_t x, bool ftz);
-/* div.approx: a times rcp.approx of b, rounded once (a subnormal b is scaled first, without
- * .ftz); full: div.full, which also scales a divisor beyond 2^126 instead of giving 0. */
+/* div.approx: a times rcp.approx.ftz of b, rounded once (so 0 for |b| beyond 2^126; without
+ * .ftz a subnormal b is scaled first); full: div.full, which scales a divisor beyond 2^126
+ * instead. */
 uint32_t ptx_mufu_div(uint32_t a, uint32_t b, bool ftz, bool full);
 
 #endif /* TILELAB_PTX_MUFU_H */
