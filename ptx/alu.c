@@ -489,9 +489,9 @@ static int vector_mov(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
     return 0;
 }
 
-/* ex2.approx, rsqrt.approx, rcp.approx, div.approx and div.full on f32: the H100's answers
- * (mufu.c). */
-static int approx_f32(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
+/* ex2.approx, rsqrt.approx, rcp.approx, div.approx and div.full on f32, rsqrt.approx and
+ * rcp.approx on f64: the H100's answers (mufu.c). */
+static int approx_mufu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
 {
     if (!ptx_mufu_ready())
         return ptx_stopf(b, in, "the CPU backend's tables of the approximate instructions "
@@ -504,6 +504,10 @@ static int approx_f32(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
     for (int lane = 0; lane < 32; lane++) {
         if (!(mask >> lane & 1))
             continue;
+        if (in->type == TY_F64) {
+            dst[lane] = in->op == OP_RSQRT ? ptx_mufu_rsqrt64(A[lane]) : ptx_mufu_rcp64(A[lane]);
+            continue;
+        }
         uint32_t a = (uint32_t)A[lane];
         dst[lane] = B                    ? ptx_mufu_div(a, (uint32_t)B[lane], ftz,
                                                         in->mods & MOD_FULL)
@@ -531,7 +535,9 @@ PTX_HOT int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mas
     if (is_f32 && (in->op == OP_EX2 || in->op == OP_RSQRT ||
                    ((in->op == OP_RCP || in->op == OP_DIV) && (in->mods & MOD_APPROX)) ||
                    (in->op == OP_DIV && (in->mods & MOD_FULL))))
-        return approx_f32(b, w, in, mask);
+        return approx_mufu(b, w, in, mask);
+    if (is_f64 && (in->op == OP_RSQRT || (in->op == OP_RCP && (in->mods & MOD_APPROX))))
+        return approx_mufu(b, w, in, mask);
     uint64_t bufA[32], bufC[32], bufD[32], R[32], Q[32];
     static const ptx_operand none = {.kind = OPK_IMM, .reg = -1};
     int s = (in->mods & MOD_PDEST) ? 2 : 1; /* setp p|q, a, b: the sources come after q */

@@ -203,3 +203,84 @@ uint32_t ptx_mufu_div(uint32_t a, uint32_t b, bool ftz, bool full)
         r = flush(r);
     return isnan(r) ? CANONICAL_NAN : mufu_bits(r);
 }
+
+/* The double forms. The unit reads a double's high word only (sign, exponent and 20 bits of
+ * mantissa) and answers from the f32 tables: the f32 result, widened, cut to its high word. */
+#define F64_SIGN (UINT64_C(1) << 63)
+#define F64_INF UINT64_C(0x7ff0000000000000)
+#define F64_QUIET (UINT64_C(1) << 51)
+#define F64_CANONICAL_NAN UINT64_C(0xfff8000000000000)
+#define F64_MANTISSA_BITS 52
+#define F64_BIAS 1023
+#define F64_HIGH_MANTISSA UINT64_C(0x000fffff00000000)
+#define F64_HIGH_WORD UINT64_C(0xffffffff00000000)
+#define F64_SUBNORMAL_SCALE 108 /* 2^108 brings any subnormal into the normal range */
+
+static double f64_of(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+static uint64_t bits_of_f64(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+/* `unit` on the value of the high word of m (a double in [1, 4) whose low word is ignored),
+ * scaled by 2^shift; 0 where that leaves the normal range downwards (.ftz). */
+static uint64_t high_word_unit(uint32_t (*unit)(uint32_t, bool), uint64_t m, int shift)
+{
+    float in = (float)f64_of(m & F64_HIGH_WORD); /* 20 bits of mantissa: exact */
+    uint64_t r = bits_of_f64((double)mufu_float(unit(mufu_bits(in), true))) & F64_HIGH_WORD;
+    int64_t field = (int64_t)(r >> F64_MANTISSA_BITS) + shift;
+    if (field <= 0)
+        return 0;
+    if (field >= 0x7ff)
+        return F64_INF;
+    return (uint64_t)field << F64_MANTISSA_BITS | (r & ((UINT64_C(1) << F64_MANTISSA_BITS) - 1));
+}
+
+uint64_t ptx_mufu_rcp64(uint64_t x)
+{
+    uint64_t sign = x & F64_SIGN, mag = x & ~F64_SIGN;
+    if (mag > F64_INF) /* the f32 unit's NaN in the high word */
+        return (uint64_t)CANONICAL_NAN << 32;
+    if (mag == F64_INF)
+        return sign;
+    int field = (int)(mag >> F64_MANTISSA_BITS);
+    if (field == 0) /* zero or subnormal, flushed */
+        return sign | F64_INF;
+    uint64_t m = (uint64_t)F64_BIAS << F64_MANTISSA_BITS | (mag & F64_HIGH_MANTISSA);
+    return sign | high_word_unit(ptx_mufu_rcp, m, -(field - F64_BIAS));
+}
+
+uint64_t ptx_mufu_rsqrt64(uint64_t x)
+{
+    uint64_t mag = x & ~F64_SIGN;
+    if (mag > F64_INF)
+        return x | F64_QUIET;
+    if (mag == 0)
+        return (x & F64_SIGN) | F64_INF;
+    if (x & F64_SIGN)
+        return F64_CANONICAL_NAN;
+    if (mag == F64_INF)
+        return 0;
+    int field = (int)(mag >> F64_MANTISSA_BITS);
+    if (field == 0) /* subnormal: scaled into range, the result scaled back (exactly) */
+        return bits_of_f64(f64_of(ptx_mufu_rsqrt64(bits_of_f64(
+                                      f64_of(x) * ldexp(1.0, F64_SUBNORMAL_SCALE)))) *
+                           ldexp(1.0, F64_SUBNORMAL_SCALE / 2));
+    /* x = m 4^k with m in [1, 4): the unit's estimate y, then the GPU's one refinement step,
+     * in the same operations (an H100 runs rsqrt.approx.f64 as this sequence). */
+    int e = field - F64_BIAS, odd = e & 1, k = (e - odd) / 2;
+    uint64_t m = (uint64_t)(F64_BIAS + odd) << F64_MANTISSA_BITS | (mag & F64_HIGH_MANTISSA);
+    double y = f64_of(high_word_unit(ptx_mufu_rsqrt, m, -k)), v = f64_of(x);
+    double err = fma(v, -(y * y), 1.0);
+    double c = fma(err, 0.375, 0.5);
+    double ye = y * err;
+    return bits_of_f64(fma(c, ye, y));
+}

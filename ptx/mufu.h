@@ -16,5 +16,9 @@ uint32_t ptx_mufu_rsqrt(uint32_t x, bool ftz);
  * .ftz a subnormal b is scaled first); full: div.full, which scales a divisor beyond 2^126
  * instead. */
 uint32_t ptx_mufu_div(uint32_t a, uint32_t b, bool ftz, bool full);
+/* rcp.approx.ftz.f64 and rsqrt.approx.f64, double bits in and out: the unit's estimate from
+ * the high word (and, for rsqrt, the H100's refinement of it). */
+uint64_t ptx_mufu_rcp64(uint64_t x);
+uint64_t ptx_mufu_rsqrt64(uint64_t x);
 
 #endif /* TILELAB_PTX_MUFU_H */
