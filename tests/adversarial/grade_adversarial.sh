@@ -66,7 +66,11 @@ expect() {
   v="$(verdicts "$j")"
   echo "$v" | grep -Eqx "$want" || fail "$id: datasets \"$v\", expected /$want/"
   p="$(col "$id" performance)"
-  if [ "$perf" = yes ]; then
+  if [ "$perf" = yes ] && [ "$backend" = cpu ]; then
+    # Emulated times follow the machine's load, so the points may be anything: what must hold
+    # is that the grader timed the kernel itself (a ratio to the reference it timed too).
+    grep -Eq '"ratio":[[:space:]]*[0-9.]*[1-9]' "$j" || fail "$id: the kernel was not timed"
+  elif [ "$perf" = yes ]; then
     awk -v p="$p" 'BEGIN { exit !(p > 0) }' || fail "$id: no performance points"
   else
     [ "$p" = 0 ] || fail "$id: performance $p, expected 0"
