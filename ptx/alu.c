@@ -1,6 +1,7 @@
 /* Arithmetic, logic, comparison, conversion and move instructions, as the PTX ISA defines
  * them. Float results must be bit-identical to a GPU's for the same PTX: fma is fmaf (one
  * rounding), add/sub/mul round once each, and a NaN result is the canonical NaN 0x7fffffff. */
+#include "decode.h"
 #include "exec.h"
 #include "mufu.h"
 
@@ -518,26 +519,50 @@ static int approx_mufu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
     return 0;
 }
 
-PTX_HOT int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
+/* Half precision (moves and selects of halves are bits like any other; the modifiers only
+ * half precision has here are half.c's too, which refuses them on other types). */
+static bool is_half_work(const ptx_insn *in)
 {
-    ptx_type t = (ptx_type)in->type;
-    bool is_f32 = t == TY_F32, is_f64 = t == TY_F64;
+    return in->op != OP_MOV && in->op != OP_SELP &&
+           (in->op == OP_SET || ty_is_half((ptx_type)in->type) ||
+            ty_is_half((ptx_type)in->type2) || (in->mods & (MOD_RELU | MOD_NAN | MOD_SATFINITE)));
+}
+
+/* The H100's approximate instructions (mufu.c). */
+static bool is_mufu_work(const ptx_insn *in)
+{
+    if (in->type == TY_F32)
+        return in->op == OP_EX2 || in->op == OP_RSQRT ||
+               ((in->op == OP_RCP || in->op == OP_DIV) && (in->mods & MOD_APPROX)) ||
+               (in->op == OP_DIV && (in->mods & MOD_FULL));
+    return in->type == TY_F64 &&
+           (in->op == OP_RSQRT || (in->op == OP_RCP && (in->mods & MOD_APPROX)));
+}
+
+bool ptx_alu_special(const ptx_insn *in)
+{
+    return (in->mods & (MOD_SPLIT | MOD_JOIN | MOD_CARRY_IN | MOD_CARRY_OUT)) ||
+           is_half_work(in) || is_mufu_work(in);
+}
+
+static int exec_special(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
+{
     if (in->mods & (MOD_SPLIT | MOD_JOIN))
         return vector_mov(b, w, in, mask);
-    /* Moves and selects of halves are bits like any other; the rest is half.c's, and so are
-     * the modifiers only half precision has here (half.c refuses them on other types). */
-    if (in->op != OP_MOV && in->op != OP_SELP &&
-        (in->op == OP_SET || ty_is_half(t) || ty_is_half((ptx_type)in->type2) ||
-         (in->mods & (MOD_RELU | MOD_NAN | MOD_SATFINITE))))
+    if (is_half_work(in))
         return ptx_exec_half(b, w, in, mask);
     if (in->mods & (MOD_CARRY_IN | MOD_CARRY_OUT))
         return ptx_exec_carry(b, w, in, mask);
-    if (is_f32 && (in->op == OP_EX2 || in->op == OP_RSQRT ||
-                   ((in->op == OP_RCP || in->op == OP_DIV) && (in->mods & MOD_APPROX)) ||
-                   (in->op == OP_DIV && (in->mods & MOD_FULL))))
-        return approx_mufu(b, w, in, mask);
-    if (is_f64 && (in->op == OP_RSQRT || (in->op == OP_RCP && (in->mods & MOD_APPROX))))
-        return approx_mufu(b, w, in, mask);
+    return approx_mufu(b, w, in, mask);
+}
+
+PTX_HOT int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
+{
+    /* The families with files of their own, marked when the instruction was read. */
+    if (in->mods & MOD_ALU_SPECIAL)
+        return exec_special(b, w, in, mask);
+    ptx_type t = (ptx_type)in->type;
+    bool is_f32 = t == TY_F32, is_f64 = t == TY_F64;
     uint64_t bufA[32], bufC[32], bufD[32], R[32], Q[32];
     static const ptx_operand none = {.kind = OPK_IMM, .reg = -1};
     int s = (in->mods & MOD_PDEST) ? 2 : 1; /* setp p|q, a, b: the sources come after q */

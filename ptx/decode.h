@@ -21,6 +21,10 @@ int ptx_async_check(const ptx_insn *in, char *why, size_t why_size);
 int ptx_special_register(const char *word);
 /* A type directive (.u32, .f32, ...) to its ptx_type, or -1. */
 int ptx_type_from_directive(const char *word);
+/* Whether the arithmetic unit hands the instruction to a family of its own (vector moves,
+ * carries, half precision, the H100's approximate instructions): alu.c's rule, which the
+ * parser records as MOD_ALU_SPECIAL so that the common case costs one test. */
+bool ptx_alu_special(const ptx_insn *in);
 /* A ptx_type's name as PTX writes it (without the dot): "f16", "u32", ...; "?" for none. */
 const char *ptx_type_name(int type);
 

@@ -57,7 +57,8 @@ enum {
     MOD_RELU = 1 << 14,      /* fma.relu, cvt.relu: negative results become +0 */
     MOD_NAN = 1 << 15,       /* min.NaN, max.NaN: a NaN input gives NaN */
     MOD_SATFINITE = 1 << 16, /* cvt.satfinite: infinities and overflows become the largest finite */
-    MOD_FULL = 1 << 17       /* div.full.f32 */
+    MOD_FULL = 1 << 17,      /* div.full.f32 */
+    MOD_ALU_SPECIAL = 1 << 18 /* set by the parser: vector moves, carries, halves, mufu.c's */
 };
 
 /* The mode of an instruction that has one (ptx_insn.sub). */

@@ -621,6 +621,8 @@ static int parse_instruction(parser *p, token first)
     /* ld/st.param on a call's own parameters: those live in the thread's local memory. */
     if (in.space == SP_PARAM && p->last_address_kind == SYM_CALLPARAM)
         in.space = SP_LOCAL;
+    if (ptx_alu_special(&in))
+        in.mods |= MOD_ALU_SPECIAL;
     ptx_insn *nc = grow(p->e->code, &p->capcode, p->e->ncode + 1, sizeof *nc);
     if (!nc)
         return ptx_parse_fail(p, op.line, "out of memory");
