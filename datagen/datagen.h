@@ -28,6 +28,9 @@ typedef struct tl_lab {
     const char *summary; /* what its size table covers, one line */
     const tl_size *sizes;
     int nsizes;
+    /* A small shape the lab's kernel must handle that is a multiple of no tile it may use
+     * (lab 02: of 32 only, as its contract asks): the grader's safety checks run on it. */
+    tl_size safety;
 } tl_lab;
 
 /* All labs in order (01 .. 05); the size tables live in lab_sizes.c and nowhere else. */

@@ -72,15 +72,15 @@ static const tl_size bank_sizes[] = {
 
 static const tl_lab lab_table[] = {
     {"01-basic", "square Width, one thread per output element with a bounds check",
-     basic_sizes, COUNT(basic_sizes)},
+     basic_sizes, COUNT(basic_sizes), SQ(47)},
     {"02-tiled", "square Width, a multiple of 32 so TILE_WIDTH 16 and 32 both divide it",
-     tiled_sizes, COUNT(tiled_sizes)},
+     tiled_sizes, COUNT(tiled_sizes), SQ(160)},
     {"03-arbitrary", "square Width of any value, primes included: boundary checks",
-     arbitrary_sizes, COUNT(arbitrary_sizes)},
+     arbitrary_sizes, COUNT(arbitrary_sizes), SQ(47)},
     {"04-rectangular", "j x k times k x l, degenerate rows, columns and k = 1 included",
-     rectangular_sizes, COUNT(rectangular_sizes)},
+     rectangular_sizes, COUNT(rectangular_sizes), {17, 33, 47}},
     {"05-bank-conflicts", "tiled kernel for any j x k times k x l, measured with and without padding",
-     bank_sizes, COUNT(bank_sizes)},
+     bank_sizes, COUNT(bank_sizes), {17, 33, 47}},
 };
 
 const tl_lab *tl_labs(int *count)

@@ -146,11 +146,48 @@ static cJSON *dataset_json(const grade_dataset *d, tl_verdict v, const char *det
     return dj;
 }
 
+/* A dataset checked: with the CPU backend's safety checks first where it is small enough, then
+ * on the grading's backend, unless the checked replay already ran there. What the checked
+ * replay blames on the submission (a finding, a wrong result, a hang, a crash, a refusal) is
+ * final on every backend: a kernel that hung or crashed only under the checks could otherwise
+ * hide a race from them and have its GPU replay believed. */
+static int replay_dataset(const runner_config *cfg, const runner_program *p,
+                          const runner_capture *cap, const tl_lab *lab, const grade_dataset *d,
+                          runner_result *res)
+{
+    runner_dataset rd = {.dir = d->path};
+    if (d->generated)
+        rd = (runner_dataset){.generated = true, .seed = d->seed, .size = d->size};
+    tl_error err;
+    double macs = (double)d->size.m * d->size.k * d->size.n;
+    if (macs <= GRADE_SAFETY_MAX_MACS) {
+        if (runner_safety(cfg, p, cap, lab, &rd, res, &err) != 0) {
+            snprintf(res->detail, sizeof res->detail, "%s", err.msg);
+            return -1;
+        }
+        bool blamed = res->verdict == TL_VERDICT_UNSAFE || res->verdict == TL_VERDICT_WRONG ||
+                      res->verdict == TL_VERDICT_TIMEOUT || res->verdict == TL_VERDICT_CRASH ||
+                      res->verdict == TL_VERDICT_REFUSED;
+        if (blamed || cfg->backend == RUNNER_CPU)
+            return 0;
+        runner_result_free(res);
+        memset(res, 0, sizeof *res);
+    }
+    runner_replay_opts opts = {.time = false};
+    if (runner_replay(cfg, p, cap, lab, &rd, &opts, res, &err) != 0) {
+        snprintf(res->detail, sizeof res->detail, "%s", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
 /* Performance: the student's kernel timed by the replayer on the dataset generated for this
- * grading, against the reference timed the same way in the same grading. */
+ * grading, against the reference timed the same way in the same grading. A kernel the safety
+ * checks found unsafe on some dataset (`unsafe`: which, and what) is not timed: dropping a
+ * barrier makes a kernel faster, and its speed would be the race's. */
 static cJSON *performance(const grade_context *c, const runner_config *cfg,
                           const runner_program *p, const runner_capture *cap, bool captured,
-                          tl_verdict not_run, cJSON *e)
+                          tl_verdict not_run, const char *unsafe, cJSON *e)
 {
     const rubric *r = &c->r;
     double student_ms = 0;
@@ -159,7 +196,11 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
     memset(&res, 0, sizeof res);
     res.verdict = not_run; /* why it was not run: the build's or the capture's verdict */
     tl_error err;
-    if (captured) {
+    if (captured && unsafe) {
+        res.verdict = TL_VERDICT_UNSAFE;
+        snprintf(res.detail, sizeof res.detail, "not timed: the safety checks found %.700s",
+                 unsafe);
+    } else if (captured) {
         runner_replay_opts opts = {.time = true};
         if (runner_replay(cfg, p, cap, c->o->lab, &c->perf, &opts, &res, &err) != 0) {
             res.verdict = TL_VERDICT_ERROR;
@@ -296,22 +337,18 @@ void grade_one(const grade_context *c, const submission *s, int slot)
     /* Datasets: checked, not timed. */
     cJSON *dsets = cJSON_AddArrayToObject(e, "datasets");
     double per = c->nds ? r->datasets / c->nds : 0;
+    char unsafe[800] = "";
     for (int i = 0; i < c->nds; i++) {
         const grade_dataset *d = &c->ds[i];
         runner_result res;
         memset(&res, 0, sizeof res);
         res.verdict = captured.verdict;
         snprintf(res.detail, sizeof res.detail, "not run: %.700s", captured.detail);
-        if (replayable) {
-            runner_dataset rd = {.dir = d->path};
-            runner_replay_opts opts = {.time = false};
-            tl_error err;
-            if (runner_replay(&cfg, &p, &cap, o->lab, &rd, &opts, &res, &err) != 0) {
-                res.verdict = TL_VERDICT_ERROR;
-                snprintf(res.detail, sizeof res.detail, "%s", err.msg);
-            }
-        }
+        if (replayable && replay_dataset(&cfg, &p, &cap, o->lab, d, &res) != 0)
+            res.verdict = TL_VERDICT_ERROR;
         bool pass = res.verdict == TL_VERDICT_PASS;
+        if (res.verdict == TL_VERDICT_UNSAFE && !unsafe[0])
+            snprintf(unsafe, sizeof unsafe, "%.700s on dataset %.64s", res.detail, d->name);
         cJSON_AddItemToArray(dsets, dataset_json(d, res.verdict, res.detail, res.kernel_output));
         char name[128], out_text[900];
         snprintf(name, sizeof name, "%sdataset %s (%dx%dx%d)", d->hidden ? "hidden " : "",
@@ -321,7 +358,8 @@ void grade_one(const grade_context *c, const submission *s, int slot)
                                          d->hidden ? r->hidden_visibility : "visible", out_text));
         runner_result_free(&res);
     }
-    cJSON_AddItemToArray(items, performance(c, &cfg, &p, &cap, replayable, captured.verdict, e));
+    cJSON_AddItemToArray(items, performance(c, &cfg, &p, &cap, replayable, captured.verdict,
+                                                 unsafe[0] ? unsafe : NULL, e));
     if (have_capture)
         runner_capture_free(&cap);
     runner_outcome_free(&built);

@@ -47,6 +47,7 @@ static const char *const kind_names[DK_COUNT] = {
     [DK_BARRIER_DIVERGENCE] = "barrier divergence",
     [DK_UNINIT_SHARED] = "uninitialized shared read",
     [DK_UNINIT_GLOBAL] = "uninitialized global read",
+    [DK_MACHINE_QUERY] = "machine query",
 };
 
 const char *diag_kind_name(diag_kind k) { return k < DK_COUNT ? kind_names[k] : "?"; }

@@ -14,6 +14,7 @@ typedef enum diag_kind {
     DK_RACE,
     DK_UNINIT_SHARED,
     DK_UNINIT_GLOBAL,
+    DK_MACHINE_QUERY, /* a clock or a hardware id read: the kernel can tell the checks from a GPU */
     DK_COUNT
 } diag_kind;
 

@@ -85,6 +85,27 @@ static inline uint64_t get(const block_ctx *b, const warp *w, const ptx_operand 
     return (uint64_t)o->imm;
 }
 
+/* Under diagnosis, a read of a clock or of which SM or warp slot runs the kernel is a finding:
+ * here those values are not a GPU's, so a kernel that branched on them could pass these checks
+ * and do something else on a GPU. A graded matrix product never needs them. */
+static void machine_query(const block_ctx *b, const warp *w, const ptx_insn *in, uint32_t exec)
+{
+    static const char *const names[] = {
+        [SR_WARPID] = "%warpid", [SR_NWARPID] = "%nwarpid", [SR_CLOCK] = "%clock",
+        [SR_CLOCK64] = "%clock64", [SR_GLOBALTIMER] = "%globaltimer", [SR_SMID] = "%smid",
+        [SR_NSMID] = "%nsmid", [SR_GRIDID] = "%gridid",
+    };
+    const char *name = "a special register";
+    for (int i = 0; i < in->nops; i++)
+        if (in->ops[i].kind == OPK_SREG && (size_t)in->ops[i].sreg < sizeof names / sizeof *names &&
+            names[in->ops[i].sreg])
+            name = names[in->ops[i].sreg];
+    char detail[160];
+    snprintf(detail, sizeof detail, "reads %s, whose value here is not a GPU's: a kernel that "
+             "depends on it can behave differently under these checks", name);
+    diag_finding(b->diag, DK_MACHINE_QUERY, b, in, NULL, w->base + __builtin_ctz(exec), -1, detail);
+}
+
 /* Lowest program counter among running lanes and the lanes standing there; *other gets the
  * lowest program counter of the running lanes not standing there (INT32_MAX if none). */
 static int pick(const warp *w, uint32_t *mask, int *other)
@@ -219,6 +240,8 @@ PTX_HOT static int run_warp(block_ctx *b, warp *w)
                     rc = ptx_exec_async(b, w, in, exec, pc);
                 else
                     rc = ptx_exec_alu(b, w, in, exec);
+                if (b->diag && (in->mods & MOD_MACHINE_QUERY))
+                    machine_query(b, w, in, exec);
                 if (b->diag && (op == OP_FMA || op == OP_MAD || op == OP_ADD || op == OP_SUB ||
                                 op == OP_MUL) &&
                     (in->type == TY_F32 || in->type == TY_F64)) {

@@ -58,7 +58,8 @@ enum {
     MOD_NAN = 1 << 15,       /* min.NaN, max.NaN: a NaN input gives NaN */
     MOD_SATFINITE = 1 << 16, /* cvt.satfinite: infinities and overflows become the largest finite */
     MOD_FULL = 1 << 17,      /* div.full.f32 */
-    MOD_ALU_SPECIAL = 1 << 18 /* set by the parser: vector moves, carries, halves, mufu.c's */
+    MOD_ALU_SPECIAL = 1 << 18, /* set by the parser: vector moves, carries, halves, mufu.c's */
+    MOD_MACHINE_QUERY = 1 << 19 /* set by the parser: reads a clock or an SM's or warp slot's id */
 };
 
 /* The mode of an instruction that has one (ptx_insn.sub). */

@@ -28,6 +28,23 @@ void ptx_parse_copy_name(char *dst, size_t size, const char *src)
     dst[i] = '\0';
 }
 
+/* A read of a clock or of a hardware slot's id (diag.h: DK_MACHINE_QUERY). */
+static bool reads_machine(const ptx_insn *in)
+{
+    for (int i = 0; i < in->nops; i++) {
+        if (in->ops[i].kind != OPK_SREG)
+            continue;
+        switch (in->ops[i].sreg) {
+        case SR_WARPID: case SR_NWARPID: case SR_CLOCK: case SR_CLOCK64: case SR_GLOBALTIMER:
+        case SR_SMID: case SR_NSMID: case SR_GRIDID:
+            return true;
+        default:
+            break;
+        }
+    }
+    return false;
+}
+
 static void *grow(void *ptr, int *cap, int need, size_t size)
 {
     if (need <= *cap)
@@ -623,6 +640,8 @@ static int parse_instruction(parser *p, token first)
         in.space = SP_LOCAL;
     if (ptx_alu_special(&in))
         in.mods |= MOD_ALU_SPECIAL;
+    if (reads_machine(&in))
+        in.mods |= MOD_MACHINE_QUERY;
     ptx_insn *nc = grow(p->e->code, &p->capcode, p->e->ncode + 1, sizeof *nc);
     if (!nc)
         return ptx_parse_fail(p, op.line, "out of memory");

@@ -28,6 +28,9 @@ extern "C" {
 typedef enum tl_verdict {
     TL_VERDICT_PASS = 0,     /* every result checked was within the bound */
     TL_VERDICT_WRONG,        /* a result (the first run or any timed repetition) was not */
+    TL_VERDICT_UNSAFE,       /* the CPU backend's checks found a race, an access out of bounds
+                                or through a host pointer, a divergent barrier or a read of
+                                memory nothing wrote: a correct result would be luck */
     TL_VERDICT_TIMEOUT,      /* stopped at the time limit: a hang or an endless loop */
     TL_VERDICT_CRASH,        /* a CUDA error, a fault in a kernel, a program that died */
     TL_VERDICT_BUILD_FAILED, /* nvcc refused the file (its messages say why) */
@@ -38,7 +41,7 @@ typedef enum tl_verdict {
     TL_VERDICT_COUNT
 } tl_verdict;
 
-/* "pass", "wrong", "timeout", "crash", "build-failed", "bad-input", "refused", "unsupported",
+/* "pass", "wrong", "unsafe", "timeout", "crash", "build-failed", "bad-input", "refused", "unsupported",
  * "error". */
 const char *tl_verdict_name(tl_verdict v);
 /* The same in capitals, for a terminal line ("PASS", "BUILD FAILED"). */
@@ -231,6 +234,16 @@ int runner_replay(const runner_config *c, const runner_program *p, const runner_
                   const tl_lab *lab, const runner_dataset *d, const runner_replay_opts *opts,
                   runner_result *out, tl_error *err);
 void runner_result_free(runner_result *r);
+
+/* Safety: the captured work for one dataset replayed on the CPU backend with every check of
+ * the interpreter on (races, barrier divergence, out-of-bounds and host-pointer accesses, reads
+ * of memory nothing wrote), whatever backend `c` names. The verdict is unsafe when a check
+ * found something (detail: the first finding, "shared-memory race at FILE:LINE and LINE2"),
+ * otherwise the replay's own. The findings come from the replayer, never from the
+ * submission's code. Returns 0, or -1 when the kit itself failed (err). */
+int runner_safety(const runner_config *c, const runner_program *p, const runner_capture *cap,
+                  const tl_lab *lab, const runner_dataset *d, runner_result *out,
+                  tl_error *err);
 /* The result as JSON (the shape `run --json` prints per dataset). */
 char *runner_result_json(const runner_result *r, const char *dataset_name);
 

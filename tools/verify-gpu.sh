@@ -2,7 +2,8 @@
 # The kit's checks on a GPU machine, in one go, with a log of everything:
 #   1. the GPU, CLI, lab, libwb and CPU-backend tests (ctest);
 #   2. the example class graded on the GPU, with hidden datasets of sizes that are not tile
-#      multiples, and the adversarial class (tests/adversarial) graded on the GPU;
+#      multiples, and the adversarial class (tests/adversarial) graded on the GPU; both graded
+#      on the CPU backend too, and their correctness points compared (tools/compare-grades.sh);
 #   3. bench labs at SIZE: each reference solution timed directly and through the replayer.
 #   tools/verify-gpu.sh [OUTDIR] [SIZE]        (default: build/verify-gpu, 2048)
 # Debian packages the machine lacks can be put as .deb files in .deps/ (bubblewrap, libcjson1,
@@ -37,11 +38,21 @@ rm -rf "$hidden" "$OUT/example"
 "$CLI" grade examples/submissions/02-tiled --lab 02 --backend gpu --hidden "$hidden" --timeout 10 \
   --jobs 4 --perf-size "$SIZE" --out "$OUT/example" 2>"$OUT/example.err" || status=1
 tail -2 "$OUT/example.err"
+"$CLI" grade examples/submissions/02-tiled --lab 02 --backend cpu --hidden "$hidden" --timeout 10 \
+  --jobs 8 --out "$OUT/example-cpu" 2>"$OUT/example-cpu.err" || status=1
+step "the example class: correctness points, GPU against CPU backend"
+tools/compare-grades.sh "$OUT/example/gradebook.csv" "$OUT/example-cpu/gradebook.csv" gpu cpu || status=1
 
 if [ -x tests/adversarial/grade_adversarial.sh ]; then
   step "the adversarial class on the GPU"
-  TILELAB_BACKEND=gpu tests/adversarial/grade_adversarial.sh "$CLI" "$ROOT" >"$OUT/adversarial.log" 2>&1 || status=1
+  TILELAB_BACKEND=gpu GRADEBOOK_COPY="$OUT/adversarial-gpu.csv" \
+    tests/adversarial/grade_adversarial.sh "$CLI" "$ROOT" >"$OUT/adversarial.log" 2>&1 || status=1
   tail -40 "$OUT/adversarial.log"
+  TILELAB_BACKEND=cpu GRADEBOOK_COPY="$OUT/adversarial-cpu.csv" \
+    tests/adversarial/grade_adversarial.sh "$CLI" "$ROOT" >"$OUT/adversarial-cpu.log" 2>&1 || status=1
+  tail -3 "$OUT/adversarial-cpu.log"
+  step "the adversarial class: correctness points, GPU against CPU backend"
+  tools/compare-grades.sh "$OUT/adversarial-gpu.csv" "$OUT/adversarial-cpu.csv" gpu cpu || status=1
 fi
 
 step "bench labs --size $SIZE"

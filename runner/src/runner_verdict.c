@@ -9,6 +9,7 @@ static const struct {
 } verdicts[TL_VERDICT_COUNT] = {
     [TL_VERDICT_PASS] = {"pass", "PASS", TL_EXIT_OK},
     [TL_VERDICT_WRONG] = {"wrong", "WRONG", TL_EXIT_WRONG},
+    [TL_VERDICT_UNSAFE] = {"unsafe", "UNSAFE", TL_EXIT_WRONG},
     [TL_VERDICT_TIMEOUT] = {"timeout", "TIMEOUT", TL_EXIT_CRASH},
     [TL_VERDICT_CRASH] = {"crash", "CRASH", TL_EXIT_CRASH},
     [TL_VERDICT_BUILD_FAILED] = {"build-failed", "BUILD FAILED", TL_EXIT_CRASH},

@@ -2,6 +2,7 @@
 # Grades the adversarial class (README.md beside this file) and checks that every submission
 # gets exactly the grade it must.
 #   grade_adversarial.sh CLI KIT_ROOT        ($TILELAB_BACKEND: cpu (default) or gpu)
+# $GRADEBOOK_COPY, when set, is a file the gradebook is copied to (to compare two backends).
 # Some cases cannot live in git (links, a FIFO, odd folder names, a source over 1 MiB): they are
 # made here, in a copy of the class.
 set -u
@@ -45,6 +46,7 @@ echo "graded in $(($(date +%s) - start)) s"
 
 # ---- what each must get ------------------------------------------------------------------------
 gb="$out/gradebook.csv"
+[ -z "${GRADEBOOK_COPY:-}" ] || cp "$gb" "$GRADEBOOK_COPY"
 journal() { # the journal file of a plain id
   echo "$out/journal/$1.json"
 }
@@ -76,8 +78,10 @@ expect() {
     [ "$p" = 0 ] || fail "$id: performance $p, expected 0"
   fi
 }
-all() { echo "$1 $1 $1"; } # the same verdict on the three datasets
-never_pass='(crash|wrong|refused) (crash|wrong|refused) (crash|wrong|refused)'
+# The three datasets copied above, then the safety dataset the grader makes for each grading.
+all() { echo "$1 $1 $1 $1"; } # the same verdict on all four
+bad='(crash|wrong|refused|unsafe)'
+never_pass="$bad $bad $bad $bad"
 
 expect alice_control 10 10 "$(all pass)" yes
 expect fake_timing 10 0 "$(all pass)" yes
@@ -86,7 +90,7 @@ expect host_compute 10 10 "$(all refused)" no
 grep -q 'host memory that is not an input' "$(journal host_compute)" || fail "host_compute: the refusal must say why"
 expect host_cache 10 10 "$(all pass)" yes
 expect device_cache 10 10 "$(all pass)" yes
-expect embed_answer 10 10 "pass wrong wrong" no
+expect embed_answer 10 10 "pass wrong wrong wrong" no
 expect exit_second_call 10 10 "$(all crash)" no
 expect exit_first_call 10 10 "$(all crash)" no
 expect unlink_files 10 10 "$(all pass)" yes
@@ -102,9 +106,12 @@ expect stdout_flood 10 10 "$(all pass)" yes
 expect escape_sequences 10 10 "$(all pass)" yes
 expect syncthreads_in_string 10 0 "$(all pass)" yes
 expect printf_forgery 10 10 "$(all wrong)" no
-expect host_pointer 10 10 "$never_pass" no
-expect scan_memory 10 10 "$never_pass" no
-expect ld_const_anywhere 10 10 "$never_pass" no
+# The safety checks stop these on every backend (a GPU alone might only read garbage).
+expect host_pointer 10 10 "$(all unsafe)" no
+expect scan_memory 10 10 "$(all unsafe)" no
+expect ld_const_anywhere 10 10 "$(all unsafe)" no
+expect detect_checks 10 10 "$(all unsafe)" no
+grep -q 'machine query at template.cu' "$(journal detect_checks)" || fail "detect_checks: the finding must name the query"
 expect memcpy_to_symbol 10 10 "$(all refused)" no
 expect managed_memory 10 10 "$(all refused)" no
 expect huge_malloc 10 10 "$(all refused)" no
@@ -117,12 +124,6 @@ expect legit_memset 10 10 "$(all pass)" yes
 expect touch_device_memory 10 10 "$(all crash)" no
 grep -q 'segmentation fault' "$(journal touch_device_memory)" || fail "touch_device_memory: the crash must say segmentation fault"
 expect wrong_parameters 10 10 "$never_pass" no
-if [ "$backend" = cpu ]; then
-  # The interpreter checks every access: these stop the kernel (a GPU may only read garbage).
-  expect host_pointer 10 10 "$(all crash)" no
-  expect scan_memory 10 10 "$(all crash)" no
-  expect ld_const_anywhere 10 10 "$(all crash)" no
-fi
 for id in symlink_inside symlink_template symlink_folder fifo_inside big_source deep_folders; do
   expect "$id" 0 0 "$(all refused)" no
 done
@@ -134,7 +135,7 @@ expect nul_byte 10 0 "$(all pass)" yes
 for id in "$esc_id" "$formula_id"; do
   name="id-$(printf '%s' "$id" | od -An -tx1 | tr -d ' \n')"
   [ -f "$out/journal/$name.json" ] || { fail "no journal entry $name for id $(printf %q "$id")"; continue; }
-  [ "$(verdicts "$out/journal/$name.json")" = "pass pass pass" ] || fail "id $(printf %q "$id"): $(verdicts "$out/journal/$name.json")"
+  [ "$(verdicts "$out/journal/$name.json")" = "$(all pass)" ] || fail "id $(printf %q "$id"): $(verdicts "$out/journal/$name.json")"
   [ -f "$out/results/$name/results.json" ] && [ -f "$out/feedback/$name.txt" ] || fail "id $(printf %q "$id"): no results of its own"
 done
 # The two long ids share their first 249 bytes: two entries all the same, each with its results.
@@ -142,7 +143,7 @@ prefix="id-$(printf '%s' "${long_a:0:40}" | od -An -tx1 | tr -d ' \n')"
 long_names="$(ls "$out/journal" | grep "^$prefix" | sed 's/\.json$//')"
 [ "$(echo "$long_names" | wc -w)" = 2 ] || fail "the two long ids: entries $(echo $long_names)"
 for name in $long_names; do
-  [ "$(verdicts "$out/journal/$name.json")" = "pass pass pass" ] || fail "$name: $(verdicts "$out/journal/$name.json")"
+  [ "$(verdicts "$out/journal/$name.json")" = "$(all pass)" ] || fail "$name: $(verdicts "$out/journal/$name.json")"
   [ -f "$out/results/$name/results.json" ] || fail "$name: no results of its own"
 done
 [ "$(ls "$out/results" | wc -l)" = "$(ls "$out/journal" | wc -l)" ] || fail "results and journal entries differ in number"

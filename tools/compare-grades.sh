@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Compares the correctness points of two gradings of the same class (e.g. one on a GPU, one on
+# the CPU backend): every gradebook column but total, max and performance, student by student.
+# Prints a table; exit status 0 when every student's correctness points are the same in both.
+#   tools/compare-grades.sh GRADEBOOK_A GRADEBOOK_B [LABEL_A LABEL_B]
+set -u
+if [ $# -lt 2 ] || [ "${1:-}" = --help ]; then
+  sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'
+  [ "${1:-}" = --help ]; exit $?
+fi
+a="$1" b="$2" la="${3:-A}" lb="${4:-B}"
+for f in "$a" "$b"; do [ -r "$f" ] || { echo "compare-grades: cannot read $f" >&2; exit 2; }; done
+# student<TAB>correctness points<TAB>performance points, one line per student
+# (RFC 4180 cells: an id may be quoted and hold commas; ids are shown as the gradebook has them)
+points() {
+  awk '{ sub(/\r$/, ""); n = 0; rest = $0
+         while (length(rest) > 0 || n == 0) {
+           if (substr(rest, 1, 1) == "\"") {
+             cell = ""; rest = substr(rest, 2)
+             while (1) { q = index(rest, "\""); cell = cell substr(rest, 1, q - 1); rest = substr(rest, q + 1)
+                         if (substr(rest, 1, 1) == "\"") { cell = cell "\""; rest = substr(rest, 2) } else break }
+             cut = index(rest, ","); rest = cut ? substr(rest, cut + 1) : ""
+           } else {
+             cut = index(rest, ","); cell = cut ? substr(rest, 1, cut - 1) : rest
+             rest = cut ? substr(rest, cut + 1) : ""
+           }
+           f[++n] = cell
+           if (!cut) break
+         }
+         if (NR == 1) { for (i = 1; i <= n; i++) name[i] = f[i]; next }
+         c = 0; p = 0
+         for (i = 2; i <= n; i++)
+           if (name[i] == "performance") p = f[i]
+           else if (name[i] != "total" && name[i] != "max") c += f[i]
+         gsub(/\t/, " ", f[1]); printf "%s\t%.2f\t%.2f\n", f[1], c, p }' "$1" | sort
+}
+join -t $'\t' -a 1 -a 2 -e missing -o 0,1.2,1.3,2.2,2.3 <(points "$a") <(points "$b") | awk -F'\t' -v la="$la" -v lb="$lb" '
+  BEGIN { printf "%-20s %12s %12s %6s %10s %10s\n", "student", "correct " la, "correct " lb, "same", "perf " la, "perf " lb }
+  { same = $2 == $4 ? "yes" : "NO"; if (same == "NO") differ++
+    printf "%-20s %12s %12s %6s %10s %10s\n", $1, $2, $4, same, $3, $5 }
+  END { printf "%d student(s), %d with different correctness points\n", NR, differ; exit differ > 0 }'
