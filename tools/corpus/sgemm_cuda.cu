@@ -4,6 +4,8 @@
 // (it needs cuBLAS), so the launches are restated here.
 #include "corpus_digest.h"
 
+#include <algorithm>
+
 #include "kernels.cuh"
 
 namespace {
@@ -165,10 +167,44 @@ void run(const char *name)
     }
 }
 
+// --time N [REPS]: each kernel's time at N^3 (N a multiple of 256), the median of REPS runs
+// (default 20) after a warm-up, timed with events: what a performance model is calibrated
+// against (REPS 1 under a profiler).
+int time_all(int n, int reps)
+{
+    size_t count = (size_t)n * n;
+    std::vector<float> a = corpus_floats(count, 1), b = corpus_floats(count, 2);
+    corpus_buf A(count * sizeof(float)), B(count * sizeof(float)), C(count * sizeof(float));
+    A.upload(a.data());
+    B.upload(b.data());
+    cudaEvent_t start, stop;
+    CORPUS_CHECK(cudaEventCreate(&start));
+    CORPUS_CHECK(cudaEventCreate(&stop));
+    printf("# kernel size ms GFLOP/s (median of %d runs, events)\n", reps);
+    std::vector<float> ms((size_t)reps);
+    for (const sgemm_kernel &k : kKernels) {
+        k.launch(n, n, n, 1.0f, A.as<float>(), B.as<float>(), 0.0f, C.as<float>());
+        CORPUS_CHECK(cudaDeviceSynchronize());
+        for (int r = 0; r < reps; r++) {
+            CORPUS_CHECK(cudaEventRecord(start));
+            k.launch(n, n, n, 1.0f, A.as<float>(), B.as<float>(), 0.0f, C.as<float>());
+            CORPUS_CHECK(cudaEventRecord(stop));
+            CORPUS_CHECK(cudaEventSynchronize(stop));
+            CORPUS_CHECK(cudaEventElapsedTime(&ms[r], start, stop));
+        }
+        std::sort(ms.begin(), ms.end());
+        double med = ms[reps / 2];
+        printf("%s %d %.4f %.0f\n", k.name, n, med, 2.0 * n * n * (double)n / (med * 1e6));
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
+    if (argc >= 3 && strcmp(argv[1], "--time") == 0)
+        return time_all(atoi(argv[2]), argc > 3 && atoi(argv[3]) > 0 ? atoi(argv[3]) : 20);
     std::vector<corpus_kernel> kernels;
     for (const sgemm_kernel &k : kKernels)
         kernels.push_back({k.name, run});
