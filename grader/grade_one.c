@@ -147,10 +147,8 @@ static cJSON *dataset_json(const grade_dataset *d, tl_verdict v, const char *det
 }
 
 /* A dataset checked: with the CPU backend's safety checks first where it is small enough, then
- * on the grading's backend, unless the checked replay already ran there. What the checked
- * replay blames on the submission (a finding, a wrong result, a hang, a crash, a refusal) is
- * final on every backend: a kernel that hung or crashed only under the checks could otherwise
- * hide a race from them and have its GPU replay believed. */
+ * on the grading's backend, unless the checked replay already ran there or its verdict is
+ * final (runner_safety_final). */
 static int replay_dataset(const runner_config *cfg, const runner_program *p,
                           const runner_capture *cap, const tl_lab *lab, const grade_dataset *d,
                           runner_result *res)
@@ -159,16 +157,12 @@ static int replay_dataset(const runner_config *cfg, const runner_program *p,
     if (d->generated)
         rd = (runner_dataset){.generated = true, .seed = d->seed, .size = d->size};
     tl_error err;
-    double macs = (double)d->size.m * d->size.k * d->size.n;
-    if (macs <= GRADE_SAFETY_MAX_MACS) {
+    if (runner_safety_applies(d->size)) {
         if (runner_safety(cfg, p, cap, lab, &rd, res, &err) != 0) {
             snprintf(res->detail, sizeof res->detail, "%s", err.msg);
             return -1;
         }
-        bool blamed = res->verdict == TL_VERDICT_UNSAFE || res->verdict == TL_VERDICT_WRONG ||
-                      res->verdict == TL_VERDICT_TIMEOUT || res->verdict == TL_VERDICT_CRASH ||
-                      res->verdict == TL_VERDICT_REFUSED;
-        if (blamed || cfg->backend == RUNNER_CPU)
+        if (runner_safety_final(res->verdict) || cfg->backend == RUNNER_CPU)
             return 0;
         runner_result_free(res);
         memset(res, 0, sizeof *res);

@@ -16,10 +16,6 @@ typedef struct grade_dataset {
     uint64_t seed;
 } grade_dataset;
 
-/* Datasets up to this many multiply-adds are replayed with the CPU backend's checks on too
- * (every shipped one is; the checks cost about ten times a plain replay). */
-#define GRADE_SAFETY_MAX_MACS 2e7
-
 typedef struct grade_context {
     const grade_options *o;
     rubric r;

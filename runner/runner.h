@@ -244,6 +244,14 @@ void runner_result_free(runner_result *r);
 int runner_safety(const runner_config *c, const runner_program *p, const runner_capture *cap,
                   const tl_lab *lab, const runner_dataset *d, runner_result *out,
                   tl_error *err);
+/* Datasets up to this many multiply-adds get the safety checks: every shipped one and the
+ * grader's `safety` dataset (the checks cost about ten times a plain CPU-backend replay). */
+#define RUNNER_SAFETY_MAX_MACS 2e7
+bool runner_safety_applies(tl_size s);
+/* Whether a verdict of the checked replay is the submission's doing (a finding, a wrong
+ * result, a hang, a crash, a refusal) and so final on every backend: a kernel that hung or
+ * crashed only under the checks could otherwise hide a race from them. */
+bool runner_safety_final(tl_verdict v);
 /* The result as JSON (the shape `run --json` prints per dataset). */
 char *runner_result_json(const runner_result *r, const char *dataset_name);
 

@@ -50,6 +50,17 @@ static void describe(const cJSON *f, int more, char *out, size_t size)
              base_name(text_of(f, "file")), line, second, where, others);
 }
 
+bool runner_safety_applies(tl_size s)
+{
+    return (double)s.m * s.k * s.n <= RUNNER_SAFETY_MAX_MACS;
+}
+
+bool runner_safety_final(tl_verdict v)
+{
+    return v == TL_VERDICT_UNSAFE || v == TL_VERDICT_WRONG || v == TL_VERDICT_TIMEOUT ||
+           v == TL_VERDICT_CRASH || v == TL_VERDICT_REFUSED;
+}
+
 int runner_safety(const runner_config *c, const runner_program *p, const runner_capture *cap,
                   const tl_lab *lab, const runner_dataset *d, runner_result *out, tl_error *err)
 {
