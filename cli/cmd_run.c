@@ -38,7 +38,8 @@ static const char usage[] =
     "  --timeout S      seconds a dataset may take before it is stopped (default 60)\n"
     "  --reps N         timed repetitions of the kernel (default 10; 3 on the CPU backend)\n"
     "  --no-time        check only, do not time\n"
-    "  --no-ncu         lab 05: skip the bank-conflict counts even when ncu is installed\n"
+    "  --no-ncu         lab 05: skip the bank-conflict counts (ncu's on a GPU, when it is\n"
+    "                   installed; the CPU backend's own counters otherwise)\n"
     "  --no-safety      skip the safety checks (faster; the grader runs them)\n"
     "  --backend B      gpu (the CUDA device) or cpu (the PTX interpreter, no GPU needed);\n"
     "                   default: gpu when there is a CUDA device, cpu otherwise\n"
@@ -210,7 +211,9 @@ static void dataset_name(const char *dir, char *out, size_t size)
 
 /* ---- one dataset's line ----------------------------------------------------------------- */
 
-static void print_line(const runner_result *r)
+/* `emulated`: times from the CPU backend, which says nothing of the GPU's banks or memory, so
+ * no "faster" ratio is drawn from them. */
+static void print_line(const runner_result *r, bool emulated)
 {
     const runner_call_result *launch = &r->calls[CAPLOG_CALL_LAUNCH];
     printf("%-12s", tl_verdict_label(r->verdict));
@@ -221,7 +224,8 @@ static void print_line(const runner_result *r)
         printf("  | baseline %s", tl_verdict_name(b->verdict));
         if (b->timed && b->verdict == TL_VERDICT_PASS) {
             printf(" %.3f ms", b->ms.median);
-            if (launch->timed && launch->ms.median > 0 && r->verdict == TL_VERDICT_PASS)
+            if (launch->timed && launch->ms.median > 0 && r->verdict == TL_VERDICT_PASS &&
+                !emulated)
                 printf(" (yours is %.2fx faster)", b->ms.median / launch->ms.median);
         }
     }
@@ -341,6 +345,70 @@ static void ncu_line(const session *s, const tl_lab *lab, const runner_dataset *
     runner_result_free(&r);
 }
 
+/* A kernel's name as the student wrote it: "_Z21MatrixMulKernelPaddedPKfS0_Pfiii" is
+ * MatrixMulKernelPadded (a plain function of the global namespace, as a lab's kernels are);
+ * other names are shown as they are. */
+static void plain_name(const char *mangled, char *out, size_t size)
+{
+    char *end;
+    long len = strncmp(mangled, "_Z", 2) == 0 ? strtol(mangled + 2, &end, 10) : 0;
+    if (len > 0 && (size_t)len <= strlen(end))
+        snprintf(out, size, "%.*s", (int)len, end);
+    else
+        snprintf(out, size, "%s", mangled);
+}
+
+/* Lab 05 on the CPU backend: the conflicts as the interpreter counts them, ncu's definition
+ * (extra wavefronts of shared loads and stores), summed per kernel, in ncu_line's format. */
+static void counted_conflicts_line(const session *s, const tl_lab *lab, const runner_dataset *d)
+{
+    char work[] = "/tmp/tilelab-banks-XXXXXX";
+    if (!mkdtemp(work))
+        return;
+    char path[sizeof work + 16];
+    snprintf(path, sizeof path, "%s/diag.json", work);
+    runner_replay_opts opts = {.time = false, .baseline = true, .diagnose = path};
+    runner_result r;
+    tl_error err;
+    if (runner_replay(&s->config, &s->program, &s->capture, lab, d, &opts, &r, &err) == 0) {
+        char *text = files_read(path, NULL);
+        cJSON *diag = text ? cJSON_Parse(text) : NULL;
+        enum { MAX_KERNELS = 8 };
+        const char *names[MAX_KERNELS];
+        double counts[MAX_KERNELS][2] = {{0}};
+        int n = 0;
+        const cJSON *in;
+        cJSON_ArrayForEach(in, cJSON_GetObjectItem(diag, "instructions")) {
+            const cJSON *kernel = cJSON_GetObjectItem(in, "kernel");
+            const cJSON *extra = cJSON_GetObjectItem(in, "extra_wavefronts");
+            if (!cJSON_IsString(kernel) || !cJSON_IsNumber(extra))
+                continue;
+            int k = 0;
+            while (k < n && strcmp(names[k], kernel->valuestring) != 0)
+                k++;
+            if (k == n && n == MAX_KERNELS)
+                continue;
+            if (k == n)
+                names[n++] = kernel->valuestring;
+            bool load = strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(in, "op")), "load") == 0;
+            counts[k][load ? 0 : 1] += extra->valuedouble;
+        }
+        if (n > 0) {
+            printf("        bank conflicts (CPU backend, per PTX load/store):");
+            for (int k = 0; k < n; k++) {
+                char shown[128];
+                plain_name(names[k], shown, sizeof shown);
+                printf(" %s ld %.0f; %s st %.0f;", shown, counts[k][0], shown, counts[k][1]);
+            }
+            putchar('\n');
+        }
+        cJSON_Delete(diag);
+        free(text);
+    }
+    runner_result_free(&r);
+    files_remove_tree(work);
+}
+
 /* ---- the CPU backend explains a failure --------------------------------------------------- */
 
 static void print_causes(const session *s, const options *o, const runner_dataset *d)
@@ -458,6 +526,8 @@ static int run(int argc, char **argv)
         snprintf(device, sizeof device, "the CPU backend (PTX interpreter; times are emulated)");
     bool ncu = o.ncu && !o.json && o.backend == RUNNER_GPU &&
                strcmp(o.lab->id, "05-bank-conflicts") == 0 && have_ncu();
+    bool counted = o.ncu && !o.json && o.backend == RUNNER_CPU &&
+                   strcmp(o.lab->id, "05-bank-conflicts") == 0;
     if (!o.json)
         printf("%s on %s, %d dataset(s)\n", cli_shown(o.source), device, o.ndatasets);
     cJSON *all = cJSON_CreateArray();
@@ -480,10 +550,12 @@ static int run(int argc, char **argv)
         if (replay_dataset(&s, &o, &d, shapes[i], &opts, &r) != 0)
             r.verdict = TL_VERDICT_ERROR;
         if (!o.json) {
-            print_line(&r);
+            print_line(&r, o.backend == RUNNER_CPU);
             print_kernel_output(&r);
             if (ncu)
                 ncu_line(&s, o.lab, &d);
+            if (counted && r.verdict == TL_VERDICT_PASS)
+                counted_conflicts_line(&s, o.lab, &d);
             if (o.backend == RUNNER_CPU &&
                 (r.verdict == TL_VERDICT_WRONG || r.verdict == TL_VERDICT_CRASH ||
                  r.verdict == TL_VERDICT_UNSAFE))
