@@ -14,6 +14,7 @@ typedef struct cli_command {
 extern const cli_command cmd_datasets;
 extern const cli_command cmd_check_dataset;
 extern const cli_command cmd_bench;
+extern const cli_command cmd_predict;
 extern const cli_command cmd_run;
 extern const cli_command cmd_demo;
 extern const cli_command cmd_diagnose;

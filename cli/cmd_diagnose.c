@@ -207,9 +207,22 @@ static void print_traffic(const cJSON *mine, const cJSON *ref)
                 have && num(r, "fmas") > 0 ? num(r, "shared_loads") / num(r, "fmas") : 0, have, 3);
 }
 
-/* One file replayed once on the CPU backend with every check on; the findings go to `diag`. */
+static void print_predictions(const tl_lab *lab, const runner_prediction pred[2])
+{
+    tl_size size = session_predicted_size(lab);
+    printf("predicted on an H100 at %dx%dx%d (the performance model, from these counts):\n",
+           size.m, size.k, size.n);
+    session_print_prediction("yours", &pred[0]);
+    if (strcmp(lab->id, "05-bank-conflicts") == 0)
+        session_print_prediction("baseline", &pred[1]);
+}
+
+/* One file replayed once on the CPU backend with every check on; the findings go to `diag`.
+ * With `pred`, the performance model's prediction too (pred[1]: lab 05's baseline), and its
+ * counts as JSON in *counts. */
 static int diagnose_file(const tl_lab *lab, const char *source, const char *dataset, bool quiet,
-                         cJSON **diag, runner_result *result)
+                         cJSON **diag, runner_result *result, runner_prediction *pred,
+                         char **counts)
 {
     tl_size shape;
     tl_error err;
@@ -219,7 +232,8 @@ static int diagnose_file(const tl_lab *lab, const char *source, const char *data
         return cli_fail("%s", err.msg);
     session_options so = {RUNNER_CPU, 600, 1, false, false, quiet};
     session s;
-    if (session_open(&s, &so, source, &shape, 1, &err) != 0) {
+    tl_size shapes[2] = {shape, session_predicted_size(lab)};
+    if (session_open(&s, &so, source, shapes, pred ? 2 : 1, &err) != 0) {
         session_close(&s);
         return cli_fail("diagnose: %s", err.msg);
     }
@@ -244,6 +258,10 @@ static int diagnose_file(const tl_lab *lab, const char *source, const char *data
     *diag = text ? cJSON_Parse(text) : NULL;
     free(text);
     files_remove_tree(work);
+    if (rc == 0 && pred &&
+        runner_predict(&s.config, &s.program, &s.capture, lab, shapes[1],
+                       strcmp(lab->id, "05-bank-conflicts") == 0, pred, counts, &err) != 0)
+        snprintf(pred[0].detail, sizeof pred[0].detail, "no prediction: %.200s", err.msg);
     session_close(&s);
     if (rc != 0)
         return cli_fail("diagnose: %s", err.msg);
@@ -300,21 +318,27 @@ static int run(int argc, char **argv)
     cJSON *mine = NULL, *reference = NULL;
     runner_result result, ref_result;
     memset(&ref_result, 0, sizeof ref_result);
-    int rc = diagnose_file(lab, src, ds, json, &mine, &result);
+    runner_prediction pred[2];
+    memset(pred, 0, sizeof pred);
+    char *counts = NULL;
+    int rc = diagnose_file(lab, src, ds, json, &mine, &result, pred, &counts);
     if (rc != TL_EXIT_OK)
         return rc;
     bool have_ref = strcmp(src, ref) != 0 &&
-                    diagnose_file(lab, ref, ds, true, &reference, &ref_result) == TL_EXIT_OK &&
+                    diagnose_file(lab, ref, ds, true, &reference, &ref_result, NULL, NULL) ==
+                        TL_EXIT_OK &&
                     reference;
     if (!mine) {
         char *detail = tl_text_line(result.detail, strlen(result.detail));
         printf("the replay stopped before the diagnosis could be written: %s: %s\n",
                tl_verdict_name(result.verdict), detail ? detail : "");
         free(detail);
+        tl_verdict v = result.verdict;
         runner_result_free(&result);
         runner_result_free(&ref_result);
         cJSON_Delete(reference);
-        return tl_verdict_exit_status(result.verdict);
+        free(counts);
+        return tl_verdict_exit_status(v);
     }
     int errors = (int)num(mine, "errors");
     const char *verdict = tl_verdict_name(result.verdict);
@@ -328,6 +352,22 @@ static int run(int argc, char **argv)
         cJSON_AddItemToObject(doc, "diagnosis", mine);
         if (reference)
             cJSON_AddItemToObject(doc, "reference", reference);
+        cJSON *pj = cJSON_AddObjectToObject(doc, "prediction");
+        tl_size size = session_predicted_size(lab);
+        cJSON_AddNumberToObject(pj, "m", size.m);
+        cJSON_AddNumberToObject(pj, "k", size.k);
+        cJSON_AddNumberToObject(pj, "n", size.n);
+        if (pred[0].ok) {
+            cJSON_AddNumberToObject(pj, "ms", pred[0].ms);
+            cJSON_AddStringToObject(pj, "bound", pm_bound_name(pred[0].bound));
+        } else {
+            cJSON_AddStringToObject(pj, "detail", pred[0].detail);
+        }
+        if (pred[1].ok)
+            cJSON_AddNumberToObject(pj, "baseline_ms", pred[1].ms);
+        cJSON *launches = counts ? cJSON_Parse(counts) : NULL;
+        if (launches)
+            cJSON_AddItemToObject(pj, "launches", launches);
         char *text = cJSON_Print(doc);
         puts(text);
         free(text);
@@ -341,9 +381,11 @@ static int run(int argc, char **argv)
         print_findings(mine);
         print_instructions(mine);
         print_traffic(mine, have_ref ? reference : NULL);
+        print_predictions(lab, pred);
         cJSON_Delete(mine);
         cJSON_Delete(reference);
     }
+    free(counts);
     tl_verdict v = result.verdict;
     runner_result_free(&result);
     runner_result_free(&ref_result);

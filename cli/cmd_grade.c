@@ -29,14 +29,15 @@ static const char usage[] =
     "  --out DIR       where the results go (default: grades/LAB)\n"
     "  --rubric FILE   the rubric (default: grader/rubrics/LAB.rubric)\n"
     "  --backend B     gpu or cpu (default: gpu when there is a CUDA device); on the CPU backend\n"
-    "                  performance points come from emulated time and are marked as such\n"
+    "                  performance points come from the performance model's predicted H100\n"
+    "                  times (docs/perfmodel.md) and are marked as such\n"
     "  --jobs N        submissions graded at once (default: one per CPU), each in a worker slot\n"
     "                  with a user of its own when the grader runs as root; replays on a GPU\n"
     "                  take turns, held by the grader, so timings stay fair\n"
     "  --timeout S     seconds per replay (default 60)\n"
     "  --reps N        timed repetitions (default 10 on a GPU, 3 on the CPU backend)\n"
-    "  --perf-size S   the performance dataset, JxKxL or N (default 2048 on a GPU, 256 on the\n"
-    "                  CPU backend; square for labs 01-03), generated from a fresh seed kept in\n"
+    "  --perf-size S   the performance dataset, JxKxL or N (default 2048; square for labs\n"
+    "                  01-03), generated from a fresh seed kept in\n"
     "                  OUT/.performance-seed so a resumed grading uses the same one\n"
     "  --no-sandbox    grade without bubblewrap (refused otherwise when it does not work here):\n"
     "                  only for submissions you trust\n"
@@ -109,7 +110,7 @@ static int run(int argc, char **argv)
         o.reps = o.backend == RUNNER_GPU ? 10 : 3;
     tl_error err;
     if (!perf)
-        perf = o.backend == RUNNER_GPU ? "2048" : "256";
+        perf = "2048";
     if (tl_size_parse(perf, &o.perf_size, &err) != 0)
         return cli_fail("--perf-size: %s", err.msg);
     bool square = strcmp(o.lab->id, "04-rectangular") != 0 && strcmp(o.lab->id, "05-bank-conflicts") != 0;

@@ -394,7 +394,7 @@ static void counted_conflicts_line(const session *s, const tl_lab *lab, const ru
             counts[k][load ? 0 : 1] += extra->valuedouble;
         }
         if (n > 0) {
-            printf("        bank conflicts (CPU backend, per PTX load/store):");
+            printf("        bank conflicts (CPU backend's counters):");
             for (int k = 0; k < n; k++) {
                 char shown[128];
                 plain_name(names[k], shown, sizeof shown);
@@ -490,7 +490,7 @@ static int run(int argc, char **argv)
         for (int i = 0; i < nshipped && i < MAX_DATASETS; i++)
             o.datasets[o.ndatasets++] = shipped[i];
     }
-    tl_size shapes[MAX_DATASETS];
+    tl_size shapes[MAX_DATASETS + 1];
     for (int i = 0; i < o.ndatasets; i++) {
         tl_error err;
         if (!cli_is_dataset(o.datasets[i]))
@@ -507,7 +507,12 @@ static int run(int argc, char **argv)
     session_options so = {o.backend, o.timeout, o.reps, o.device_debug, o.no_sandbox, false};
     session s;
     tl_error err;
-    if (session_open(&s, &so, o.source, shapes, o.build_only ? 0 : o.ndatasets, &err) != 0) {
+    /* The capture also covers the size the model predicts at (CPU backend, timed runs). */
+    bool predict = o.backend == RUNNER_CPU && !o.no_time && !o.json;
+    int nshapes = o.ndatasets;
+    if (predict)
+        shapes[nshapes++] = session_predicted_size(o.lab);
+    if (session_open(&s, &so, o.source, shapes, o.build_only ? 0 : nshapes, &err) != 0) {
         session_close(&s);
         return cli_fail("run: %s", err.msg);
     }
@@ -590,6 +595,8 @@ static int run(int argc, char **argv)
     } else {
         cJSON_Delete(all);
         printf("%d passed, %d failed\n", passed, o.ndatasets - passed);
+        if (predict && worst == TL_VERDICT_PASS)
+            session_print_predictions(&s, o.lab);
     }
     for (int i = 0; i < nshipped; i++)
         free(shipped[i]);

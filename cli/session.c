@@ -101,3 +101,44 @@ void session_print_outcome(const session *s, const char *source_shown)
         free(err);
     }
 }
+
+/* ---- the performance model (CPU backend) -------------------------------------------------- */
+
+tl_size session_predicted_size(const tl_lab *lab)
+{
+    (void)lab;
+    return (tl_size){RUNNER_PREDICT_SIZE, RUNNER_PREDICT_SIZE, RUNNER_PREDICT_SIZE};
+}
+
+void session_print_prediction(const char *who, const runner_prediction *p)
+{
+    if (!p->ok) {
+        printf("  %-9s %s\n", who, p->detail[0] ? p->detail : "no prediction");
+        return;
+    }
+    printf("  %-9s %8.3f ms %9.0f GFLOP/s  bound by %s (%d block%s per SM, %d registers)\n", who,
+           p->ms, p->gflops, pm_bound_name(p->bound), p->blocks_per_sm,
+           p->blocks_per_sm == 1 ? "" : "s", p->registers);
+}
+
+void session_print_predictions(const session *s, const tl_lab *lab)
+{
+    tl_size size = session_predicted_size(lab);
+    bool baseline = strcmp(lab->id, "05-bank-conflicts") == 0;
+    printf("predicted on an H100 at %dx%dx%d (the performance model, from the CPU backend's "
+           "counts):\n", size.m, size.k, size.n);
+    fflush(stdout);
+    runner_prediction p[2];
+    tl_error err;
+    if (runner_predict(&s->config, &s->program, &s->capture, lab, size, baseline, p, NULL,
+                       &err) != 0) {
+        printf("  no prediction: %s\n", err.msg);
+        return;
+    }
+    session_print_prediction("yours", &p[0]);
+    if (baseline) {
+        session_print_prediction("baseline", &p[1]);
+        if (p[0].ok && p[1].ok)
+            printf("  yours is %.2fx faster than the baseline (predicted)\n", p[1].ms / p[0].ms);
+    }
+}

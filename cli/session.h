@@ -35,4 +35,14 @@ void session_close(session *s);
  * made safe for a terminal. */
 void session_print_outcome(const session *s, const char *source_shown);
 
+/* One prediction's line: "  yours  2.264 ms  7588 GFLOP/s  bound by ... (N blocks per SM, R
+ * registers)", or why there is none. */
+void session_print_prediction(const char *who, const runner_prediction *p);
+/* The size run and diagnose predict an H100's time at: the grader's default performance size. */
+tl_size session_predicted_size(const tl_lab *lab);
+/* Prints the performance model's prediction for the session's file at that size (lab 05: and
+ * for the baseline), as "predicted on an H100 at ...: X ms ... bound by ...". The session must
+ * have been captured for that size too. */
+void session_print_predictions(const session *s, const tl_lab *lab);
+
 #endif /* TILELAB_CLI_SESSION_H */

@@ -43,6 +43,21 @@ int cpurt_threads(void)
     return (int)n;
 }
 
+/* TILELAB_SAMPLE_BLOCKS=N, with TILELAB_DIAGNOSE: run N blocks of each launch, spread over the
+ * grid, for the performance model's counts of a large launch (results are then incomplete). */
+static uint64_t cpurt_sample_blocks(void)
+{
+    const char *v = getenv("TILELAB_SAMPLE_BLOCKS");
+    char *end = NULL;
+    long long n = v && *v ? strtoll(v, &end, 10) : 0;
+    if (v && *v && (*end || n < 0)) {
+        fprintf(stderr, "tilelab CPU backend: TILELAB_SAMPLE_BLOCKS=%s is not a number of blocks; "
+                        "running every block\n", v);
+        return 0;
+    }
+    return cpurt_diag() ? (uint64_t)n : 0;
+}
+
 ptx_diag *cpurt_diag(void)
 {
     if (!diag_tried) {
@@ -259,7 +274,7 @@ static cudaError_t launch(const kernel_record *k, dim3 grid, dim3 block, void **
     ptx_error err;
     ptx_stats stats = {0, 0};
     double t0 = cpurt_now();
-    ptx_env env = {NULL, 0, cpurt_diag(), cpurt_threads()};
+    ptx_env env = {NULL, 0, cpurt_diag(), cpurt_threads(), cpurt_sample_blocks()};
     env.regions = cpurt_regions(&env.nregions);
     int rc = ptx_launch_env(e, (ptx_dim3){grid.x, grid.y, grid.z},
                             (ptx_dim3){block.x, block.y, block.z}, args, shared, &env, &stats, &err);

@@ -175,6 +175,25 @@ static int replay_dataset(const runner_config *cfg, const runner_program *p,
     return 0;
 }
 
+/* On the CPU backend: the student's H100 time at the performance size, predicted by the model
+ * from the interpreter's counts (runner_predict checks the sampled blocks' results). */
+static runner_prediction predict(const grade_context *c, const runner_config *cfg,
+                                 const runner_program *p, const runner_capture *cap,
+                                 runner_result *res, double *ms)
+{
+    runner_prediction pred[2];
+    tl_error err;
+    if (runner_predict(cfg, p, cap, c->o->lab, c->perf.size, false, pred, NULL, &err) != 0) {
+        res->verdict = TL_VERDICT_ERROR;
+        snprintf(res->detail, sizeof res->detail, "%s", err.msg);
+        return (runner_prediction){0};
+    }
+    res->verdict = pred[0].ok ? TL_VERDICT_PASS : TL_VERDICT_WRONG;
+    snprintf(res->detail, sizeof res->detail, "%s", pred[0].ok ? "" : pred[0].detail);
+    *ms = pred[0].ok ? pred[0].ms : 0;
+    return pred[0];
+}
+
 /* Performance: the student's kernel timed by the replayer on the dataset generated for this
  * grading, against the reference timed the same way in the same grading. A kernel the safety
  * checks found unsafe on some dataset (`unsafe`: which, and what) is not timed: dropping a
@@ -186,6 +205,7 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
     const rubric *r = &c->r;
     double student_ms = 0;
     char detail[900] = "";
+    runner_prediction predicted = {0};
     runner_result res;
     memset(&res, 0, sizeof res);
     res.verdict = not_run; /* why it was not run: the build's or the capture's verdict */
@@ -194,6 +214,8 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
         res.verdict = TL_VERDICT_UNSAFE;
         snprintf(res.detail, sizeof res.detail, "not timed: the safety checks found %.700s",
                  unsafe);
+    } else if (captured && c->o->backend == RUNNER_CPU) {
+        predicted = predict(c, cfg, p, cap, &res, &student_ms);
     } else if (captured) {
         runner_replay_opts opts = {.time = true};
         if (runner_replay(cfg, p, cap, c->o->lab, &c->perf, &opts, &res, &err) != 0) {
@@ -203,7 +225,6 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
         if (res.verdict == TL_VERDICT_PASS)
             student_ms = res.calls[CAPLOG_CALL_LAUNCH].ms.median;
     }
-    bool emulated = c->o->backend == RUNNER_CPU;
     double ratio = student_ms > 0 && c->reference_ms > 0 ? c->reference_ms / student_ms : 0;
     double frac = (ratio - r->performance_zero) / (r->performance_full - r->performance_zero);
     frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
@@ -215,15 +236,21 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
     cJSON_AddNumberToObject(perf, "cublas_ms", 0);
     cJSON_AddNumberToObject(perf, "ratio", ratio);
     cJSON_AddBoolToObject(perf, "implausible", false);
-    cJSON_AddBoolToObject(perf, "emulated", emulated);
+    cJSON_AddBoolToObject(perf, "predicted", c->o->backend == RUNNER_CPU);
+    if (predicted.ok)
+        cJSON_AddStringToObject(perf, "bound", pm_bound_name(predicted.bound));
     cJSON_AddStringToObject(perf, "dataset", size);
     cJSON_AddStringToObject(perf, "verdict", tl_verdict_name(res.verdict));
     add_text(perf, "detail", captured ? res.detail : "not run");
     cJSON_AddNumberToObject(perf, "runs_checked", res.calls[CAPLOG_CALL_LAUNCH].runs_checked);
-    if (student_ms > 0)
-        snprintf(detail, sizeof detail, "%s%.2fx the reference's speed on a %s dataset made for "
-                 "this grading (%d timed runs, every result checked)",
-                 emulated ? "emulated time (CPU backend): " : "", ratio, size,
+    if (student_ms > 0 && predicted.ok)
+        snprintf(detail, sizeof detail, "predicted for an H100 by the performance model (CPU "
+                 "backend): %.2fx the reference's speed at %s (%.3f ms against %.3f ms; bound "
+                 "by %s)", ratio, size, student_ms, c->reference_ms,
+                 pm_bound_name(predicted.bound));
+    else if (student_ms > 0)
+        snprintf(detail, sizeof detail, "%.2fx the reference's speed on a %s dataset made for "
+                 "this grading (%d timed runs, every result checked)", ratio, size,
                  res.calls[CAPLOG_CALL_LAUNCH].ms.n);
     else
         snprintf(detail, sizeof detail, "no points: on the %s dataset made for this grading the "
@@ -252,7 +279,7 @@ void grade_one(const grade_context *c, const submission *s, int slot)
     cJSON_AddStringToObject(e, "grading_key", key);
     cJSON_AddStringToObject(e, "backend", runner_backend_name(o->backend));
     cJSON_AddStringToObject(e, "device", c->device);
-    cJSON_AddBoolToObject(e, "emulated_time", o->backend == RUNNER_CPU);
+    cJSON_AddBoolToObject(e, "predicted_time", o->backend == RUNNER_CPU);
     time_t now = time(NULL);
     char when[32];
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));

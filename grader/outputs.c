@@ -131,7 +131,7 @@ int grader_write_results_json(const char *path, const cJSON *entry, tl_error *er
                        st.passed, st.total);
     if (ratio > 0 && len > 0 && (size_t)len < sizeof out)
         snprintf(out + len, sizeof out - (size_t)len, " Speed %.2fx the reference's%s%s.", ratio,
-                 entry_emulated(entry) ? " (emulated time, CPU backend)" : "",
+                 entry_predicted(entry) ? " (predicted for an H100 on the CPU backend)" : "",
                  cJSON_IsTrue(entry_field(perf, "implausible")) ? "; implausible, under review"
                                                                 : "");
     cJSON_AddStringToObject(root, "output", out);
@@ -279,8 +279,8 @@ static void feedback_performance(FILE *f, const cJSON *e)
     if (entry_positive(p, "student_ms", &ms) && entry_positive(p, "reference_ms", &ref))
         fprintf(f, " (your kernel %.4g ms, reference %.4g ms)", ms, ref);
     fputc('\n', f);
-    if (entry_emulated(e))
-        fputs("  emulated time (CPU backend): not a GPU measurement\n", f);
+    if (entry_predicted(e))
+        fputs("  predicted for an H100 by the performance model (CPU backend), not measured\n", f);
     if (cJSON_IsTrue(entry_field(p, "implausible")))
         fputs("  implausible \u2014 under review\n", f);
 }
@@ -447,8 +447,8 @@ static void report_table(FILE *f, cJSON *const *entries, const keyed *order, int
             fputs("<span class=\"flag\">build failed</span> ", f);
         if (static_failed)
             fputs("<span class=\"flag\">static check failed</span> ", f);
-        if (entry_emulated(e))
-            fputs("<span class=\"flag\">emulated time</span> ", f);
+        if (entry_predicted(e))
+            fputs("<span class=\"flag\">predicted time</span> ", f);
         if (cJSON_IsTrue(entry_field(entry_field(e, "performance"), "implausible")))
             fputs("<span class=\"flag\">implausible \u2014 under review</span>", f);
         fputs("</td></tr>\n", f);
@@ -459,17 +459,17 @@ static void report_table(FILE *f, cJSON *const *entries, const keyed *order, int
 static void report_speed(FILE *f, cJSON *const *entries, const keyed *order, int n)
 {
     double top = 1;
-    int emulated = 0;
+    int predicted = 0;
     for (int i = 0; i < n; i++) {
         double r = entry_ratio(entries[i]);
         top = r > top ? r : top;
-        emulated += entry_emulated(entries[i]);
+        predicted += entry_predicted(entries[i]);
     }
     top *= 1.1; /* room for the value after the longest bar */
     fputs("<section id=\"speed\"><h2>Speed relative to the reference (reference_ms / student_ms)", f);
-    if (emulated)
-        fputs(emulated == n ? " \u2014 emulated time (CPU backend)"
-                            : " \u2014 * marks emulated time (CPU backend)", f);
+    if (predicted)
+        fputs(predicted == n ? " \u2014 predicted H100 times (CPU backend)"
+                             : " \u2014 * marks a predicted H100 time (CPU backend)", f);
     const int label = 180, width = 400, row = 24, height = 40 + row * (n > 0 ? n : 1);
     double ref_x = label + width / top;
     fprintf(f, "</h2>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -480,7 +480,7 @@ static void report_speed(FILE *f, cJSON *const *entries, const keyed *order, int
         double ratio = entry_ratio(e), y = 20 + row * r;
         fprintf(f, "<text x=\"%d\" y=\"%.0f\" text-anchor=\"end\">", label - 6, y + 16);
         html(f, entry_student(e));
-        fprintf(f, "%s</text>\n", emulated && emulated < n && entry_emulated(e) ? " *" : "");
+        fprintf(f, "%s</text>\n", predicted && predicted < n && entry_predicted(e) ? " *" : "");
         if (ratio > 0)
             fprintf(f, "<rect x=\"%d\" y=\"%.0f\" width=\"%.1f\" height=\"%d\" class=\"bar\"/>"
                        "<text x=\"%.1f\" y=\"%.0f\">%.2fx</text>\n",

@@ -37,7 +37,7 @@ int grader_write_results_json(const char *path, const cJSON *entry, tl_error *er
  * covers the visible items only, since the full total would give the hidden ones away), the
  * build messages when the build failed, the static checks, one line per dataset (verdict,
  * kernel time, GFLOP/s, and the detail and stderr of a failure), the performance ratio with its
- * flags (emulated time, implausible). A hidden dataset is shown only as "hidden" unless its
+ * flags (predicted time, implausible). A hidden dataset is shown only as "hidden" unless its
  * score item ("hidden dataset NAME (SIZE)") is "visible". */
 int grader_write_feedback(const char *path, const cJSON *entry, tl_error *err);
 
@@ -45,8 +45,8 @@ int grader_write_feedback(const char *path, const cJSON *entry, tl_error *err);
  * nothing fetched): class summary (count, mean, median, min, max total), score distribution in
  * bins of 10% of the maximum, a table of students, and each student's speed relative to the
  * reference (reference_ms / student_ms) as horizontal bars with a line at 1.0. `lab` may be
- * NULL (then the entries' own lab is used). The chart title says when times are emulated (CPU
- * backend). All text from the entries is HTML-escaped. */
+ * NULL (then the entries' own lab is used). The chart title says when times are predicted
+ * (CPU backend). All text from the entries is HTML-escaped. */
 int grader_write_report_html(const char *path, cJSON *const *entries, int n, const char *lab,
                              tl_error *err);
 

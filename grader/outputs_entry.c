@@ -68,10 +68,10 @@ bool entry_dataset_passed(const cJSON *d)
     return v && strcmp(v, "pass") == 0;
 }
 
-bool entry_emulated(const cJSON *e)
+bool entry_predicted(const cJSON *e)
 {
-    return cJSON_IsTrue(entry_field(e, "emulated_time")) ||
-           cJSON_IsTrue(entry_field(entry_field(e, "performance"), "emulated"));
+    return cJSON_IsTrue(entry_field(e, "predicted_time")) ||
+           cJSON_IsTrue(entry_field(entry_field(e, "performance"), "predicted"));
 }
 
 /* A hidden dataset is shown only when its score item (named "hidden dataset NAME (SIZE)" by

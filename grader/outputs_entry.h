@@ -18,7 +18,7 @@ const char *entry_student(const cJSON *e);                 /* "" when missing */
 bool entry_visible(const char *visibility);
 bool entry_item_passed(const cJSON *item);
 bool entry_dataset_passed(const cJSON *d);
-bool entry_emulated(const cJSON *e);
+bool entry_predicted(const cJSON *e);
 bool entry_dataset_shown(const cJSON *e, const cJSON *d);
 
 typedef struct dataset_stats {

@@ -250,8 +250,11 @@ static int mbarrier_lane(block_ctx *b, warp *w, const ptx_insn *in, int lane, in
 }
 
 /* A copy of `size` bytes, src-size of them read (the rest zero): cp.async, cp.async.bulk. */
+/* `seen` (may be NULL): where the lane's source and destination addresses go, for the
+ * diagnosis's counts. */
 static int copy_lane(block_ctx *b, warp *w, const ptx_insn *in, int lane, int pc, unsigned dst_sp,
-                     unsigned src_sp, uint64_t size, uint64_t src_size, uint64_t align)
+                     unsigned src_sp, uint64_t size, uint64_t src_size, uint64_t align,
+                     uint64_t seen[2])
 {
     ptx_place dst, src;
     int rc = ptx_access_lane(b, w, in, &in->ops[0], lane, (unsigned)size, dst_sp,
@@ -269,10 +272,15 @@ static int copy_lane(block_ctx *b, warp *w, const ptx_insn *in, int lane, int pc
     if (src_size)
         memmove(dst.ptr, src.ptr, src_size);
     memset(dst.ptr + src_size, 0, size - src_size);
+    if (seen) {
+        seen[0] = src_size ? src.addr : 0;
+        seen[1] = dst.addr;
+    }
     return 0;
 }
 
-static int cp_async_lane(block_ctx *b, warp *w, const ptx_insn *in, int lane, int pc)
+static int cp_async_lane(block_ctx *b, warp *w, const ptx_insn *in, int lane, int pc,
+                         uint64_t seen[2])
 {
     const ptx_operand *o = in->ops;
     int n = in->nops - ((in->atomic & ASYNC_CACHE_HINT) ? 1 : 0);
@@ -287,7 +295,7 @@ static int cp_async_lane(block_ctx *b, warp *w, const ptx_insn *in, int lane, in
             return ptx_stopf(b, in, "cp.async of %llu bytes with src-size %llu: src-size must "
                              "not exceed the copy's size", (unsigned long long)size,
                              (unsigned long long)src_size);
-        return copy_lane(b, w, in, lane, pc, SP_SHARED, SP_GLOBAL, size, src_size, size);
+        return copy_lane(b, w, in, lane, pc, SP_SHARED, SP_GLOBAL, size, src_size, size, seen);
     }
     case CPA_MBAR_ARRIVE: {
         ptx_place pl;
@@ -306,7 +314,8 @@ static int cp_async_lane(block_ctx *b, warp *w, const ptx_insn *in, int lane, in
                              "of %d", (unsigned long long)size, BULK_ALIGN);
         bool in_shared = in->sub == CPA_BULK_SHARED;
         if (size && copy_lane(b, w, in, lane, pc, in_shared ? SP_SHARED : SP_GLOBAL,
-                              in_shared ? SP_GLOBAL : SP_SHARED, size, size, BULK_ALIGN) != 0)
+                              in_shared ? SP_GLOBAL : SP_SHARED, size, size, BULK_ALIGN,
+                              NULL) != 0)
             return -1;
         if (!in_shared)
             return 0;
@@ -332,13 +341,25 @@ int ptx_exec_async(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, int
         return 0;
     bool failed = false;
     b->mbar_batch_valid = false;
+    /* Under diagnosis, a warp's element copies count as one global request and one shared. */
+    bool counted = b->diag && in->op == OP_CPASYNC && in->sub == CPA_COPY;
+    uint64_t from[WARP_LANES], to[WARP_LANES];
+    uint32_t copied = 0;
     for (int lane = 0; lane < WARP_LANES; lane++) {
         if (!(mask >> lane & 1))
             continue;
-        int rc = in->op == OP_CPASYNC ? cp_async_lane(b, w, in, lane, pc)
+        uint64_t seen[2] = {0, 0};
+        int rc = in->op == OP_CPASYNC ? cp_async_lane(b, w, in, lane, pc, counted ? seen : NULL)
                                       : mbarrier_lane(b, w, in, lane, pc, &failed);
         if (rc != 0)
             return -1;
+        if (counted && seen[1]) {
+            from[lane] = seen[0];
+            to[lane] = seen[1];
+            copied |= UINT32_C(1) << lane;
+        }
     }
+    if (counted && copied)
+        diag_async_copy(b->diag, b, from, to, copied, (unsigned)in->ops[2].imm);
     return failed ? PTX_YIELD : 0;
 }

@@ -24,9 +24,28 @@ typedef struct site {
     uint64_t sectors, bytes;   /* global: 32-byte sectors touched, bytes asked for */
 } site;
 
+/* One launch as the performance model sees it (perfmodel/): its shape and what its blocks
+ * asked of each unit. Counts are of the blocks run (all, or a sample: ptx_env.sample_blocks). */
+typedef struct launch_counts {
+    char kernel[128];
+    ptx_dim3 grid, block;
+    uint64_t static_shared, dynamic_shared, blocks, blocks_run;
+    uint64_t warp_instructions;
+    uint64_t shared_requests, shared_wavefronts;
+    uint64_t global_requests, global_wavefronts, global_sectors;
+    uint64_t l2_sectors; /* distinct 32-byte sectors each block touched, summed over blocks */
+} launch_counts;
+
+/* The sectors a block touched: open addressing on (block, sector), cleared every launch. */
+typedef struct sector_set {
+    uint64_t *keys; /* 0: empty */
+    size_t cap, used;
+} sector_set;
+
 typedef struct entry_sites {
     const ptx_entry *e;
     site *sites;
+    diag_group *groups; /* diag_groups.c; NULL if out of memory */
 } entry_sites;
 
 struct ptx_diag {
@@ -36,6 +55,9 @@ struct ptx_diag {
     int nentries;
     uint64_t flops, fmas, shared_loads, shared_stores, global_load_bytes, global_store_bytes;
     int launches;
+    launch_counts *counts; /* one per launch, the last one current */
+    int ncounts;
+    sector_set touched;
 };
 
 static const char *const kind_names[DK_COUNT] = {
@@ -58,10 +80,14 @@ void ptx_diag_free(ptx_diag *d)
 {
     if (!d)
         return;
-    for (int i = 0; i < d->nentries; i++)
+    for (int i = 0; i < d->nentries; i++) {
         free(d->entries[i].sites);
+        free(d->entries[i].groups);
+    }
     free(d->entries);
     free(d->findings);
+    free(d->counts);
+    free(d->touched.keys);
     free(d);
 }
 
@@ -115,41 +141,105 @@ void diag_finding(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx_ins
     snprintf(f->detail, sizeof f->detail, "%s", detail);
 }
 
-static site *site_of(ptx_diag *d, const ptx_entry *e, int pc)
+static entry_sites *entry_of(ptx_diag *d, const ptx_entry *e)
 {
     for (int i = 0; i < d->nentries; i++)
         if (d->entries[i].e == e)
-            return &d->entries[i].sites[pc];
+            return &d->entries[i];
     entry_sites *ne = realloc(d->entries, (size_t)(d->nentries + 1) * sizeof *ne);
     if (!ne)
         return NULL;
     d->entries = ne;
-    ne[d->nentries].e = e;
-    ne[d->nentries].sites = calloc((size_t)e->ncode, sizeof(site));
-    if (!ne[d->nentries].sites)
+    entry_sites *es = &ne[d->nentries];
+    es->e = e;
+    es->sites = calloc((size_t)e->ncode, sizeof(site));
+    es->groups = diag_find_groups(e);
+    if (!es->sites) {
+        free(es->groups);
         return NULL;
-    return &ne[d->nentries++].sites[pc];
+    }
+    d->nentries++;
+    return es;
 }
 
-void diag_launch(ptx_diag *d, const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block)
+static site *site_of(ptx_diag *d, const ptx_entry *e, int pc)
 {
-    (void)e, (void)grid, (void)block;
+    entry_sites *es = entry_of(d, e);
+    return es ? &es->sites[pc] : NULL;
+}
+
+void diag_launch(ptx_diag *d, const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block,
+                 uint64_t dynamic_shared, uint64_t blocks_run)
+{
     d->launches++;
+    launch_counts *grown = realloc(d->counts, (size_t)(d->ncounts + 1) * sizeof *grown);
+    if (!grown)
+        return;
+    d->counts = grown;
+    launch_counts *c = &grown[d->ncounts++];
+    memset(c, 0, sizeof *c);
+    snprintf(c->kernel, sizeof c->kernel, "%.120s", e->name);
+    c->grid = grid;
+    c->block = block;
+    c->static_shared = e->shared_bytes;
+    c->dynamic_shared = dynamic_shared;
+    c->blocks = (uint64_t)grid.x * grid.y * grid.z;
+    c->blocks_run = blocks_run;
+    if (d->touched.keys)
+        memset(d->touched.keys, 0, d->touched.cap * sizeof *d->touched.keys);
+    d->touched.used = 0;
+}
+
+void diag_launch_done(ptx_diag *d, uint64_t warp_instructions)
+{
+    if (d->ncounts)
+        d->counts[d->ncounts - 1].warp_instructions = warp_instructions;
+}
+
+static launch_counts *current(ptx_diag *d) { return d->ncounts ? &d->counts[d->ncounts - 1] : NULL; }
+
+/* Adds (block, sector) to the set; true when it was not there. A set that cannot grow counts
+ * every sector as new (the L2 estimate then errs high). */
+static bool touch(sector_set *t, uint64_t block, uint64_t sector)
+{
+    if (t->used * 2 >= t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : (size_t)1 << 16;
+        uint64_t *keys = calloc(cap, sizeof *keys);
+        if (!keys)
+            return true;
+        for (size_t i = 0; i < t->cap; i++) {
+            uint64_t k = t->keys[i];
+            if (!k)
+                continue;
+            size_t h = (size_t)((k * UINT64_C(0x9e3779b97f4a7c15)) >> 20) & (cap - 1);
+            while (keys[h])
+                h = (h + 1) & (cap - 1);
+            keys[h] = k;
+        }
+        free(t->keys);
+        t->keys = keys;
+        t->cap = cap;
+    }
+    /* Sectors of a 2^40-byte space and 2^23 blocks fit; key 0 stays free. */
+    uint64_t key = (block << 40 | (sector & ((UINT64_C(1) << 40) - 1))) + 1;
+    size_t h = (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> 20) & (t->cap - 1);
+    while (t->keys[h]) {
+        if (t->keys[h] == key)
+            return false;
+        h = (h + 1) & (t->cap - 1);
+    }
+    t->keys[h] = key;
+    t->used++;
+    return true;
 }
 
 /* 32 banks of 4-byte words: a warp's request takes as many passes (wavefronts) as the bank
  * with the most distinct words needs; lanes reading the same word share it (broadcast). */
-void diag_shared_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t *addr,
-                        uint32_t mask, unsigned size)
+/* 32 banks of 4-byte words: the passes (wavefronts) a warp's shared request takes, and the
+ * fewest it could take; *ways gets the busiest bank's count of distinct words. */
+static uint32_t shared_passes(const uint64_t *addr, uint32_t mask, unsigned size,
+                              uint32_t *minimum, uint32_t *ways_out)
 {
-    site *s = site_of(d, b->e, pc);
-    if (!s)
-        return;
-    const ptx_insn *in = &b->e->code[pc];
-    if (in->op == OP_LD)
-        d->shared_loads += (uint64_t)__builtin_popcount(mask);
-    else
-        d->shared_stores += (uint64_t)__builtin_popcount(mask);
     uint64_t words[32 * 4];
     int n = 0;
     unsigned per_lane = size >= 4 ? size / 4 : 1;
@@ -172,8 +262,108 @@ void diag_shared_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t 
             ways = distinct;
     }
     /* A request of more than 128 bytes needs more than one pass even without conflicts. */
-    uint32_t minimum = (uint32_t)((n * 4 + 127) / 128);
-    uint32_t passes = ways > minimum ? ways : minimum;
+    *minimum = (uint32_t)((n * 4 + 127) / 128);
+    *ways_out = ways;
+    return ways > *minimum ? ways : *minimum;
+}
+
+/* The distinct 32-byte sectors of a warp's global request (at most 64 kept). */
+static int global_sectors(const uint64_t *addr, uint32_t mask, unsigned size, uint64_t *sectors)
+{
+    int n = 0;
+    for (int lane = 0; lane < 32; lane++) {
+        if (!(mask >> lane & 1))
+            continue;
+        for (uint64_t sec = addr[lane] / 32; sec <= (addr[lane] + size - 1) / 32; sec++) {
+            bool seen = false;
+            for (int j = 0; j < n && !seen; j++)
+                seen = sectors[j] == sec;
+            if (!seen && n < 64)
+                sectors[n++] = sec;
+        }
+    }
+    return n;
+}
+
+/* The model's counts of one global request: L1 handles it one 128-byte line per pass, at
+ * most 128 bytes per pass; L2 sees each sector once per block (the block's L1 keeps it). */
+static void count_global(ptx_diag *d, const block_ctx *b, const uint64_t *sectors, int n,
+                         uint64_t bytes)
+{
+    launch_counts *c = current(d);
+    if (!c)
+        return;
+    uint64_t lines[64];
+    int nlines = 0;
+    uint64_t block = ((uint64_t)b->ctaid.z * b->grid.y + b->ctaid.y) * b->grid.x + b->ctaid.x;
+    for (int i = 0; i < n; i++) {
+        bool seen = false;
+        for (int j = 0; j < nlines && !seen; j++)
+            seen = lines[j] == sectors[i] / 4;
+        if (!seen)
+            lines[nlines++] = sectors[i] / 4;
+        c->l2_sectors += touch(&d->touched, block, sectors[i]);
+    }
+    uint64_t minimum = (bytes + 127) / 128;
+    c->global_requests++;
+    c->global_wavefronts += (uint64_t)nlines > minimum ? (uint64_t)nlines : minimum;
+    c->global_sectors += (uint64_t)n;
+}
+
+static void count_shared(ptx_diag *d, uint32_t passes)
+{
+    launch_counts *c = current(d);
+    if (c) {
+        c->shared_requests++;
+        c->shared_wavefronts += passes;
+    }
+}
+
+/* A load of a merged group (diag_groups.c) whose run is aligned as the group needs: true with
+ * *leader set when the group is to be counted here as one wide load from `wide` (each lane's
+ * first word), true with *leader false when the group's first load counted it already. */
+static bool merged(const entry_sites *es, int pc, const uint64_t *addr, uint32_t mask,
+                   uint64_t *wide, bool *leader)
+{
+    const diag_group *g = es->groups ? &es->groups[pc] : NULL;
+    if (!g || !g->width)
+        return false;
+    int64_t delta = es->e->code[pc].ops[1].imm - g->first_offset;
+    for (int lane = 0; lane < 32; lane++) {
+        if (!(mask >> lane & 1))
+            continue;
+        wide[lane] = addr[lane] - (uint64_t)delta;
+        if (wide[lane] % g->width != 0)
+            return false;
+    }
+    *leader = g->leader == pc;
+    return true;
+}
+
+void diag_shared_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t *addr,
+                        uint32_t mask, unsigned size)
+{
+    entry_sites *es = entry_of(d, b->e);
+    if (!es)
+        return;
+    site *s = &es->sites[pc];
+    const ptx_insn *in = &b->e->code[pc];
+    uint64_t wide[32];
+    bool leader = false;
+    if (in->op == OP_LD && merged(es, pc, addr, mask, wide, &leader)) {
+        d->shared_loads += (uint64_t)__builtin_popcount(mask);
+        if (!leader)
+            return;
+        addr = wide;
+        size = es->groups[pc].width;
+        d->shared_loads -= (uint64_t)__builtin_popcount(mask);
+    }
+    if (in->op == OP_LD)
+        d->shared_loads += (uint64_t)__builtin_popcount(mask);
+    else
+        d->shared_stores += (uint64_t)__builtin_popcount(mask);
+    uint32_t minimum, ways, passes = shared_passes(addr, mask, size, &minimum, &ways);
+    count_shared(d, passes);
     s->executions++;
     s->extra_wavefronts += passes > minimum ? passes - minimum : 0;
     if (ways > s->max_ways)
@@ -187,19 +377,9 @@ void diag_global_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t 
     if (!s)
         return;
     uint64_t sectors[64];
-    int n = 0;
-    for (int lane = 0; lane < 32; lane++) {
-        if (!(mask >> lane & 1))
-            continue;
-        for (uint64_t sec = addr[lane] / 32; sec <= (addr[lane] + size - 1) / 32; sec++) {
-            bool seen = false;
-            for (int j = 0; j < n && !seen; j++)
-                seen = sectors[j] == sec;
-            if (!seen && n < 64)
-                sectors[n++] = sec;
-        }
-    }
+    int n = global_sectors(addr, mask, size, sectors);
     uint64_t bytes = (uint64_t)__builtin_popcount(mask) * size;
+    count_global(d, b, sectors, n, bytes);
     s->executions++;
     s->sectors += (uint64_t)n;
     s->bytes += bytes;
@@ -207,6 +387,18 @@ void diag_global_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t 
         d->global_load_bytes += bytes;
     else
         d->global_store_bytes += bytes;
+}
+
+void diag_async_copy(ptx_diag *d, const block_ctx *b, const uint64_t *from, const uint64_t *to,
+                     uint32_t mask, unsigned size)
+{
+    uint64_t sectors[64];
+    int n = global_sectors(from, mask, size, sectors);
+    uint64_t bytes = (uint64_t)__builtin_popcount(mask) * size;
+    count_global(d, b, sectors, n, bytes);
+    d->global_load_bytes += bytes;
+    uint32_t minimum, ways;
+    count_shared(d, shared_passes(to, mask, size, &minimum, &ways));
 }
 
 void diag_flops(ptx_diag *d, uint64_t flops, uint64_t fmas)
@@ -286,6 +478,24 @@ void ptx_diag_write_json(const ptx_diag *d, FILE *out)
                         (unsigned long long)s->sectors, (unsigned long long)s->bytes);
             fputc('}', out);
         }
+    }
+    fprintf(out, "\n  ],\n  \"launch_counts\": [");
+    for (int i = 0; i < d->ncounts; i++) {
+        const launch_counts *c = &d->counts[i];
+        fprintf(out, "%s\n    {\"kernel\": ", i ? "," : "");
+        json_string(out, c->kernel);
+        fprintf(out, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"static_shared\": %llu, "
+                "\"dynamic_shared\": %llu, \"blocks\": %llu, \"blocks_run\": %llu, "
+                "\"warp_instructions\": %llu, \"shared_requests\": %llu, "
+                "\"shared_wavefronts\": %llu, \"global_requests\": %llu, "
+                "\"global_wavefronts\": %llu, \"global_sectors\": %llu, \"l2_sectors\": %llu}",
+                c->grid.x, c->grid.y, c->grid.z, c->block.x, c->block.y, c->block.z,
+                (unsigned long long)c->static_shared, (unsigned long long)c->dynamic_shared,
+                (unsigned long long)c->blocks, (unsigned long long)c->blocks_run,
+                (unsigned long long)c->warp_instructions, (unsigned long long)c->shared_requests,
+                (unsigned long long)c->shared_wavefronts, (unsigned long long)c->global_requests,
+                (unsigned long long)c->global_wavefronts, (unsigned long long)c->global_sectors,
+                (unsigned long long)c->l2_sectors);
     }
     fprintf(out,
             "\n  ],\n  \"traffic\": {\"flops\": %llu, \"fmas\": %llu, \"global_load_bytes\": %llu, "

@@ -26,7 +26,11 @@ const char *diag_kind_name(diag_kind k);
 void diag_finding(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx_insn *in,
                   const ptx_insn *in2, int tid, int tid2, const char *detail);
 
-void diag_launch(ptx_diag *d, const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block);
+/* A launch begins: `blocks_run` of its blocks will run (all, or a sample). */
+void diag_launch(ptx_diag *d, const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block,
+                 uint64_t dynamic_shared, uint64_t blocks_run);
+/* The launch ended, having issued this many warp instructions. */
+void diag_launch_done(ptx_diag *d, uint64_t warp_instructions);
 /* One warp-level shared access: the byte address of each active lane's access of `size` bytes
  * (vector accesses: the whole vector). Counts bank conflicts. */
 void diag_shared_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t *addr,
@@ -34,6 +38,21 @@ void diag_shared_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t 
 /* One warp-level global access: counts 32-byte sectors against bytes requested. */
 void diag_global_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t *addr,
                         uint32_t mask, unsigned size);
+/* A scalar 4-byte shared load the GPU's compiler would merge with its neighbours (diag_groups.c):
+ * the group's width in bytes (8 or 16; 0 when the load stays alone), the offset its first word
+ * has from the base register, and the group's first instruction (its leader). */
+typedef struct diag_group {
+    int32_t leader;
+    int32_t first_offset;
+    uint8_t width;
+} diag_group;
+/* One per instruction of e (malloc'd), or NULL when out of memory. */
+diag_group *diag_find_groups(const ptx_entry *e);
+
+/* A warp's cp.async of `size` bytes per lane, global `from` to shared `to`: the model's counts
+ * of both sides. */
+void diag_async_copy(ptx_diag *d, const block_ctx *b, const uint64_t *from, const uint64_t *to,
+                     uint32_t mask, unsigned size);
 void diag_flops(ptx_diag *d, uint64_t flops, uint64_t fmas);
 
 #endif /* TILELAB_PTX_DIAG_H */

@@ -60,6 +60,7 @@ typedef struct launch {
     uint64_t host_params[MAX_HOST_PARAMS];
     int host_param_index[MAX_HOST_PARAMS], nhost_params;
     uint64_t nblocks;
+    uint64_t nrun;        /* blocks to run: nblocks, or a sample of them (ptx_env) */
     bool parallel;
     pthread_mutex_t lock;
     pthread_cond_t wake;  /* a block's run ended: workers waiting for that look again */
@@ -92,6 +93,12 @@ static void record_failure(launch *l, uint64_t index, const ptx_error *err)
 static uint64_t min_u64(uint64_t a, uint64_t b)
 {
     return a < b ? a : b;
+}
+
+/* The index of the n-th block to run: all in order, or a sample spread over the grid. */
+static uint64_t block_index(const launch *l, uint64_t n)
+{
+    return l->nrun == l->nblocks ? n : n * l->nblocks / l->nrun;
 }
 
 /* Blocks of this launch an H100 holds at once. */
@@ -303,10 +310,10 @@ static void report_deadlock(launch *l)
     if (parked > named)
         n += snprintf(msg + n, sizeof msg - (size_t)n, " and %llu more blocks;",
                       (unsigned long long)(parked - named));
-    if (l->next_block < l->nblocks)
+    if (l->next_block < l->nrun)
         n += snprintf(msg + n, sizeof msg - (size_t)n, " %llu blocks are resident, all an H100 "
                       "holds of this kernel's, and %llu more cannot start until one finishes;",
-                      (unsigned long long)parked, (unsigned long long)(l->nblocks - l->next_block));
+                      (unsigned long long)parked, (unsigned long long)(l->nrun - l->next_block));
     snprintf(msg + n, sizeof msg - (size_t)n, " each waits for memory that no block will change "
              "(a GPU hangs here) (in %.100s)", l->e->name);
     ptx_error err = {.kind = PTX_ERROR_FAULT};
@@ -320,7 +327,7 @@ static void report_deadlock(launch *l)
 static slot *next_slot(launch *l, bool *fresh)
 {
     for (;;) {
-        if (l->next_block < l->nblocks && l->next_block < l->failed_block &&
+        if (l->next_block < l->nrun && block_index(l, l->next_block) < l->failed_block &&
             l->resident < l->resident_max) {
             slot *s = l->free_slots;
             if (s)
@@ -328,7 +335,7 @@ static slot *next_slot(launch *l, bool *fresh)
             else
                 s = slot_new(l);
             if (s) {
-                s->index = l->next_block++;
+                s->index = block_index(l, l->next_block++);
                 s->stamp = PTX_NO_STAMP;
                 l->resident++;
                 *fresh = true;
@@ -493,6 +500,7 @@ int ptx_launch_env(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **arg
     l->env = env;
     l->diag = env ? env->diag : NULL;
     l->nblocks = (uint64_t)grid.x * grid.y * grid.z;
+    l->nrun = env && env->sample_blocks ? min_u64(env->sample_blocks, l->nblocks) : l->nblocks;
     l->failed_block = UINT64_MAX;
     l->resident_max = resident_limit(l);
     atomic_init(&l->changes, 0);
@@ -500,7 +508,7 @@ int ptx_launch_env(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **arg
     pthread_cond_init(&l->wake, NULL);
     copy_params(l, args);
     if (l->diag)
-        diag_launch(l->diag, e, grid, block);
+        diag_launch(l->diag, e, grid, block, dynamic_shared, l->nrun);
     int n = thread_count(l, env);
     l->parallel = n > 1;
     l->nworkers = n;
@@ -519,16 +527,20 @@ int ptx_launch_env(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **arg
     for (int i = 1; i < started; i++)
         pthread_join(tids[i], NULL);
     int rc = 0;
+    uint64_t issued = 0;
     for (int i = 0; i < started; i++) {
+        issued += workers[i].stats.warp_instructions;
         if (stats) {
             stats->warp_instructions += workers[i].stats.warp_instructions;
             stats->thread_instructions += workers[i].stats.thread_instructions;
         }
     }
+    if (l->diag)
+        diag_launch_done(l->diag, issued);
     if (l->failed_block != UINT64_MAX) {
         *err = l->err;
         rc = -1;
-    } else if (l->out_of_memory && l->next_block < l->nblocks) {
+    } else if (l->out_of_memory && l->next_block < l->nrun) {
         snprintf(err->msg, sizeof err->msg, "out of memory launching %s", e->name);
         rc = -1;
     }

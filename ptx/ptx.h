@@ -133,6 +133,9 @@ typedef struct ptx_env {
      * Results do not depend on the number, atomics' order of arrival aside, as on a GPU;
      * blocks that spin waiting for other blocks finish on one thread too (launch.c). */
     int threads;
+    /* 0: run every block. N: run only N blocks spread evenly over the grid (block i*total/N),
+     * for the performance model's counts (under diagnosis) where the result does not matter. */
+    uint64_t sample_blocks;
 } ptx_env;
 
 /* ptx_launch with checks: see ptx_env. */

@@ -16,6 +16,7 @@
 
 #include "capture_log.h"
 #include "datagen.h"
+#include "perfmodel.h"
 
 #include <limits.h>
 #include <sys/types.h>
@@ -200,6 +201,11 @@ typedef struct runner_replay_opts {
     bool time;                /* time the student's kernel (and lab 05's baseline) */
     bool baseline;            /* lab 05: also check and time the given baseline */
     const char *diagnose;     /* CPU backend: write the interpreter's findings here */
+    bool launch_only;         /* lab 01: the kernel's launch call only, not the host side */
+    int sample_blocks;        /* with diagnose: run only this many blocks of each launch,
+                                 for the performance model's counts (the result is then not
+                                 the product: its verdict means nothing); 0: all */
+    bool sample_last;         /* sample only each call's last launch; those before run whole */
     const char *save_output;  /* write the first run's P here (tilelab binary) */
     /* A profiler to run the replayer under (ncu ...; NULL-terminated), outside the sandbox
      * since it needs the GPU's counters; its output joins kernel_output. NULL: none. */
@@ -252,6 +258,31 @@ bool runner_safety_applies(tl_size s);
  * result, a hang, a crash, a refusal) and so final on every backend: a kernel that hung or
  * crashed only under the checks could otherwise hide a race from them. */
 bool runner_safety_final(tl_verdict v);
+/* A predicted H100 time (perfmodel/) of one call's launches together. */
+typedef struct runner_prediction {
+    bool ok;
+    double ms, gflops;
+    pm_bound bound;      /* of its longest launch */
+    int launches, blocks_per_sm, registers; /* the longest launch's residency and registers */
+    char detail[256];    /* why there is none, when !ok */
+} runner_prediction;
+
+/* The model's inputs are counted on a sample of each launch's blocks, on inputs made from
+ * this seed (a matmul's counts do not depend on the values). */
+#define RUNNER_MODEL_SAMPLE_BLOCKS 8
+#define RUNNER_MODEL_SEED 20261124u
+/* The size `run` predicts at: the grader's default performance size on a GPU. */
+#define RUNNER_PREDICT_SIZE 2048
+
+/* The H100 time of the student's call at `size`, predicted from the CPU backend's counts
+ * (out[0]), and with `baseline` (lab 05) the baseline's (out[1]). `counts` (may be NULL): the
+ * launches' counts and predictions as a JSON array (malloc'd; the baseline's follow the
+ * student's). Returns 0 (out[i].ok false with the reason when the kernel stopped, hung or was
+ * refused), -1 when the kit failed. */
+int runner_predict(const runner_config *c, const runner_program *p, const runner_capture *cap,
+                   const tl_lab *lab, tl_size size, bool baseline, runner_prediction out[2],
+                   char **counts, tl_error *err);
+
 /* The result as JSON (the shape `run --json` prints per dataset). */
 char *runner_result_json(const runner_result *r, const char *dataset_name);
 

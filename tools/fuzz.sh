@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Fuzzes what the grader reads from submissions: the capture log reader and the PTX parser (with
-# the outline reader), each a libFuzzer target built with AddressSanitizer and
-# UndefinedBehaviorSanitizer, for a fixed time each, then prints what they did.
-#   tools/fuzz.sh [SECONDS] [capture_log|ptx]...     (default: 60 s, both targets)
+# Fuzzes what the grader reads from submissions: the capture log reader, the PTX parser (with
+# the outline reader) and the cubin register reader, each a libFuzzer target built with
+# AddressSanitizer and UndefinedBehaviorSanitizer, for a fixed time each, then prints what they
+# did.
+#   tools/fuzz.sh [SECONDS] [capture_log|ptx|cubin]...     (default: 60 s, every target)
 # Exit status: 0 no crash, 1 a target crashed (the input is kept and named), 77 libFuzzer is
 # not available here (clang with compiler-rt: Debian clang and libclang-rt-14-dev).
 set -uo pipefail
@@ -10,8 +11,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SECONDS_EACH="${1:-60}"
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(capture_log ptx)
-case "$SECONDS_EACH" in ''|*[!0-9]*) echo "usage: tools/fuzz.sh [SECONDS] [capture_log|ptx]..." >&2; exit 2 ;; esac
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(capture_log ptx cubin)
+case "$SECONDS_EACH" in ''|*[!0-9]*) echo "usage: tools/fuzz.sh [SECONDS] [capture_log|ptx|cubin]..." >&2; exit 2 ;; esac
 OUT="$ROOT/build/fuzz"
 mkdir -p "$OUT"
 
@@ -31,11 +32,12 @@ fi
 
 FLAGS=(-std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined
        -fno-sanitize-recover=all -fno-omit-frame-pointer -ffp-contract=off
-       -I"$ROOT/harness" -I"$ROOT/capture" -I"$ROOT/ptx")
+       -I"$ROOT/harness" -I"$ROOT/capture" -I"$ROOT/ptx" -I"$ROOT/perfmodel")
 sources_of() {
   case "$1" in
     capture_log) echo "$ROOT/tests/fuzz/fuzz_capture_log.c $ROOT/capture/src/capture_log.c $ROOT/harness/src/error.c" ;;
     ptx) echo "$ROOT/tests/fuzz/fuzz_ptx.c $(ls "$ROOT"/ptx/*.c | tr '\n' ' ') $ROOT/ptx/mufu_tables.S -Wa,-I$ROOT/ptx/mufu -lz" ;;
+    cubin) echo "$ROOT/tests/fuzz/fuzz_cubin.c $ROOT/perfmodel/src/pm_cubin.c" ;;
     *) return 1 ;;
   esac
 }
@@ -43,7 +45,7 @@ sources_of() {
 status=0
 printf '%-12s %8s %12s %10s %8s %8s  %s\n' target seconds executions "exec/s" edges corpus result
 for t in "${TARGETS[@]}"; do
-  src="$(sources_of "$t")" || { echo "fuzz: no target \"$t\" (capture_log, ptx)" >&2; exit 2; }
+  src="$(sources_of "$t")" || { echo "fuzz: no target \"$t\" (capture_log, ptx, cubin)" >&2; exit 2; }
   # shellcheck disable=SC2086
   if ! "$CC" "${FLAGS[@]}" $src -lm -o "$OUT/fuzz_$t" 2>"$OUT/build_$t.log"; then
     cat "$OUT/build_$t.log" >&2
@@ -53,6 +55,10 @@ for t in "${TARGETS[@]}"; do
   corpus="$OUT/corpus_$t"
   mkdir -p "$corpus" "$OUT/crashes_$t"
   cp -n "$ROOT/tests/fuzz/seeds/$t/"* "$corpus/" 2>/dev/null
+  # The cubin target's seed is made here, by the toolkit's compiler, from the unit test's kernels.
+  if [ "$t" = cubin ] && [ ! -e "$corpus/pm_kernels.cubin" ] && command -v "${NVCC:-nvcc}" >/dev/null; then
+    "${NVCC:-nvcc}" -cubin -arch=sm_90 "$ROOT/tests/unit/pm_kernels.cu" -o "$corpus/pm_kernels.cubin" 2>/dev/null
+  fi
   log="$OUT/run_$t.log"
   start=$(date +%s.%N)
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -24,6 +24,7 @@ typedef struct replay_module {
     const char *ptx, *image;        /* module text and GPU image (paths) */
     const ptx_outline *outline;
     const char *diagnose;           /* CPU: write the diagnosis here (NULL: plain run) */
+    uint64_t sample_blocks;         /* CPU, with diagnose: blocks run per launch (0: all) */
 } replay_module;
 
 /* One timed launch sequence, with what must happen before it outside the timed region. */
@@ -60,6 +61,10 @@ typedef struct replay_backend {
                 void *ctx, double *ms, bool *emulated, tl_error *err);
     /* The last failure's kind, when a call above returned -1. */
     replay_failure (*failure)(replay_device *d);
+    /* CPU, with --sample-blocks: whether the next launches run a sample of their blocks (the
+     * call's last launch, which makes P) or all of them (launches before it make what it
+     * reads). NULL where there is no sampling. */
+    void (*set_sampling)(replay_device *d, bool on);
 } replay_backend;
 
 /* A whole file of at most `max` bytes (malloc'd, NUL-terminated), or NULL with err filled. */

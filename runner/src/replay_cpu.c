@@ -18,6 +18,8 @@ struct replay_device {
     ptx_module *module;
     ptx_diag *diag;
     const char *diagnose_path;
+    uint64_t sample_blocks;
+    bool sampling; /* the next launches are sampled (set_sampling) */
     allocation *allocs;
     int nallocs;
     ptx_region *regions; /* the allocations sorted by address, for the interpreter */
@@ -55,6 +57,7 @@ static int cpu_open(const replay_module *m, replay_device **out, replay_failure 
     if (m->diagnose) {
         d->diag = ptx_diag_new();
         d->diagnose_path = m->diagnose;
+        d->sample_blocks = m->sample_blocks;
         if (!d->diag)
             return tl_error_set(err, "out of memory");
     }
@@ -207,7 +210,7 @@ static int cpu_launch(replay_device *d, const char *kernel, const caplog_launch 
     const ptx_entry *e = ptx_module_entry(d->module, kernel);
     if (!e)
         return failed(d, REPLAY_UNSUPPORTED, err, "the interpreter found no such kernel in the PTX");
-    ptx_env env = {d->regions, d->nallocs, d->diag, 0};
+    ptx_env env = {d->regions, d->nallocs, d->diag, 0, d->sampling ? d->sample_blocks : 0};
     ptx_stats stats = {0, 0};
     ptx_error perr;
     int rc = ptx_launch_env(e, (ptx_dim3){l->grid[0], l->grid[1], l->grid[2]},
@@ -283,9 +286,11 @@ static int cpu_time(replay_device *d, int warmup, int reps, replay_step before, 
 
 static replay_failure cpu_failure(replay_device *d) { return d->failure; }
 
+static void cpu_set_sampling(replay_device *d, bool on) { d->sampling = on; }
+
 const replay_backend replay_cpu_backend = {
     "cpu",          cpu_open,     cpu_close,          cpu_device_name,      cpu_alloc,
     cpu_upload,     cpu_download, cpu_fill,           cpu_poison,           cpu_copy,
     cpu_launch,     cpu_sync,     cpu_save_variables, cpu_restore_variables, cpu_time,
-    cpu_failure,
+    cpu_failure,    cpu_set_sampling,
 };

@@ -23,10 +23,14 @@
 static const char usage[] =
     "usage: tilelab-replay --backend gpu|cpu --log FILE --ptx FILE [--image FILE]\n"
     "                      (--inputs DIR | --generate SEED:JxKxL) [--calls launch,host,baseline]\n"
-    "                      [--reps N] [--warmup N] [--no-time] [--diagnose FILE] [--result-fd FD]\n"
+    "                      [--reps N] [--warmup N] [--no-time] [--diagnose FILE]\n"
+    "                      [--sample-blocks N [--sample-launches all|last]] [--result-fd FD]\n"
     "Does the work the capture log records for the problem's shape, on this program's own\n"
     "buffers, and writes every result matrix and the timings to FD (default 3) for the runner\n"
     "to check (runner/src/replay_protocol.h). The kernels' printf output goes to stdout.\n"
+    "--sample-blocks N (CPU, with --diagnose): run N blocks of each launch, spread over the grid,\n"
+    "for the performance model's counts; what the launches left unchanged in P comes back as\n"
+    "NaN. --sample-launches last: sample only each call's last launch (the others run whole).\n"
     "Exit status: 0 done (the outcome of each call is in the result), 2 bad usage.\n";
 
 typedef struct options {
@@ -35,7 +39,8 @@ typedef struct options {
     uint64_t seed;
     tl_size size;
     bool calls[CAPLOG_CALL_KINDS];
-    int reps, warmup, fd;
+    int reps, warmup, fd, sample_blocks;
+    bool sample_last; /* sample only each call's last launch (those before make its inputs) */
 } options;
 
 typedef struct replay {
@@ -53,6 +58,7 @@ typedef struct replay {
     replay_addr current_P;
     bool failed;
     tl_error step_err;
+    float *before_launch; /* sampled runs: P as it was when the call's first launch began */
 } replay;
 
 /* ---- the result descriptor ------------------------------------------------------------------ */
@@ -129,6 +135,11 @@ static int do_launch(replay *r, const caplog_launch *l, tl_error *err)
 
 static int run_ops(replay *r, const caplog_call *c, tl_error *err)
 {
+    int last_launch = -1;
+    bool snapshot_taken = false;
+    for (int i = 0; i < c->nops; i++)
+        if (c->ops[i].kind == CAPLOG_LAUNCH)
+            last_launch = i;
     for (int i = 0; i < c->nops; i++) {
         const caplog_op *op = &c->ops[i];
         int rc = 0;
@@ -150,7 +161,14 @@ static int run_ops(replay *r, const caplog_call *c, tl_error *err)
                 rc = r->be->copy(r->dev, address(r, op->dst), address(r, op->src), op->count, err);
             break;
         case CAPLOG_LAUNCH:
-            rc = do_launch(r, op->launch, err);
+            if (r->before_launch && !snapshot_taken) {
+                rc = r->be->download(r->dev, r->before_launch, r->current_P,
+                                     sizeof(float) * (size_t)r->j * (size_t)r->l, err);
+                snapshot_taken = true;
+            }
+            if (r->be->set_sampling)
+                r->be->set_sampling(r->dev, !r->o->sample_last || i == last_launch);
+            rc = rc ? rc : do_launch(r, op->launch, err);
             break;
         case CAPLOG_FREE:
             break; /* buffers live until the end: every repetition uses them again */
@@ -306,9 +324,20 @@ static void replay_call(replay *r, caplog_call_kind kind, cJSON *calls)
             send_output(r, name, "check", host);
     } else if (rc == 0) {
         reset(r, r->P[0]);
-        rc = r->failed ? -1 : run_ops(r, c, &err);
+        /* Sampled: what the launches did not change goes back as NaN, so the runner sees which
+         * elements the sampled blocks wrote whatever P held before (a memset, say). */
+        if (r->o->sample_blocks > 0 && !(r->before_launch = malloc(sizeof(float) * p_count)))
+            rc = tl_error_set(&err, "out of memory");
+        if (r->before_launch)
+            memset(r->before_launch, 0xff, sizeof(float) * p_count);
+        rc = rc || r->failed ? -1 : run_ops(r, c, &err);
         rc = rc ? rc : r->be->sync(r->dev, &err);
         rc = rc ? rc : r->be->download(r->dev, host, r->P[0], sizeof(float) * p_count, &err);
+        for (size_t i = 0; rc == 0 && r->before_launch && i < p_count; i++)
+            if (memcmp(&host[i], &r->before_launch[i], sizeof *host) == 0)
+                memset(&host[i], 0xff, sizeof *host);
+        free(r->before_launch);
+        r->before_launch = NULL;
         if (rc == 0)
             send_output(r, name, "check", host);
         if (r->failed)
@@ -442,6 +471,10 @@ static int parse_options(int argc, char **argv, options *o)
             o->diagnose = v;
         else if (strcmp(a, "--reps") == 0)
             o->reps = atoi(v);
+        else if (strcmp(a, "--sample-blocks") == 0)
+            o->sample_blocks = atoi(v);
+        else if (strcmp(a, "--sample-launches") == 0 && (strcmp(v, "all") == 0 || strcmp(v, "last") == 0))
+            o->sample_last = strcmp(v, "last") == 0;
         else if (strcmp(a, "--warmup") == 0)
             o->warmup = atoi(v);
         else if (strcmp(a, "--result-fd") == 0)
@@ -463,7 +496,8 @@ static int parse_options(int argc, char **argv, options *o)
     }
     bool backend_ok = o->backend && (strcmp(o->backend, "gpu") == 0 || strcmp(o->backend, "cpu") == 0);
     if (!backend_ok || !o->log || !o->ptx || (!o->inputs == !o->generate) || o->reps < 1 ||
-        o->reps > MAX_REPS || o->warmup < 0 || o->warmup > MAX_WARMUP || o->fd < 0)
+        o->reps > MAX_REPS || o->warmup < 0 || o->warmup > MAX_WARMUP || o->fd < 0 ||
+        o->sample_blocks < 0 || (o->sample_blocks > 0 && !o->diagnose))
         return -1;
     return 0;
 }
@@ -503,7 +537,7 @@ int main(int argc, char **argv)
     if (status[0] == 'o' && load_inputs(&r, &err) != 0)
         status = "bad-input";
     replay_failure why = REPLAY_INTERNAL;
-    replay_module module = {o.ptx, o.image, r.outline, o.diagnose};
+    replay_module module = {o.ptx, o.image, r.outline, o.diagnose, (uint64_t)o.sample_blocks};
     if (status[0] == 'o' && r.be->open(&module, &r.dev, &why, &err) != 0)
         status = status_of(why);
     if (status[0] == 'o' && setup_memory(&r, &err) != 0)

@@ -284,7 +284,8 @@ static int spawn(const runner_config *c, const runner_program *p, const runner_c
     char in[PATH_MAX + 8], reps[16], generate[96], calls[64];
     snprintf(in, sizeof in, "%s/in", work);
     snprintf(reps, sizeof reps, "%d", c->reps);
-    snprintf(calls, sizeof calls, "launch%s%s", has_host_call(lab) ? ",host" : "",
+    snprintf(calls, sizeof calls, "launch%s%s",
+             has_host_call(lab) && !opts->launch_only ? ",host" : "",
              opts->baseline && has_baseline(lab) ? ",baseline" : "");
     char *cmd[32];
     int n = 0;
@@ -315,6 +316,14 @@ static int spawn(const runner_config *c, const runner_program *p, const runner_c
     if (opts->diagnose) {
         cmd[n++] = "--diagnose";
         cmd[n++] = (char *)opts->diagnose;
+    }
+    char sample[24];
+    if (opts->diagnose && opts->sample_blocks > 0) {
+        snprintf(sample, sizeof sample, "%d", opts->sample_blocks);
+        cmd[n++] = "--sample-blocks";
+        cmd[n++] = sample;
+        cmd[n++] = "--sample-launches";
+        cmd[n++] = opts->sample_last ? "last" : "all";
     }
     cmd[n] = NULL;
     runner_config bare = *c;
@@ -386,6 +395,8 @@ static int spawn(const runner_config *c, const runner_program *p, const runner_c
     return rc;
 }
 
+enum { RUNNER_DIAGNOSE_SLOWDOWN = 10, RUNNER_SAMPLED_GRID_BLOCKS = 1024 };
+
 /* Seconds a correct kernel may need for this dataset on the CPU backend (0 on a GPU): every
  * replayed run of every call, at the pessimistic rate of RUNNER_CPU_RATE_FLOOR. */
 static double cpu_expected_seconds(const runner_config *c, const tl_lab *lab, tl_size shape,
@@ -396,9 +407,15 @@ static double cpu_expected_seconds(const runner_config *c, const tl_lab *lab, tl
     /* Each call runs once to be checked, then warm-up and timed runs (tilelab-replay's default
      * warm-up is one run). */
     int runs = 1 + (opts->time ? 1 + c->reps : 0);
-    int calls = 1 + (has_host_call(lab) ? 1 : 0) + (opts->baseline && has_baseline(lab) ? 1 : 0);
+    int calls = 1 + (has_host_call(lab) && !opts->launch_only ? 1 : 0) +
+                (opts->baseline && has_baseline(lab) ? 1 : 0);
     double macs = (double)shape.m * (double)shape.k * (double)shape.n;
-    return runs * calls * macs * RUNNER_CPU_INSTR_PER_MAC / RUNNER_CPU_RATE_FLOOR;
+    double seconds = runs * calls * macs * RUNNER_CPU_INSTR_PER_MAC / RUNNER_CPU_RATE_FLOOR;
+    /* The performance model's sample: a few blocks of a grid of a thousand or more, with the
+     * counters on (about ten times slower). */
+    if (opts->sample_blocks > 0 && !opts->sample_last)
+        seconds *= RUNNER_DIAGNOSE_SLOWDOWN * opts->sample_blocks / RUNNER_SAMPLED_GRID_BLOCKS;
+    return seconds;
 }
 
 /* The replay's time limit: the one asked for, or on the CPU backend twice what the work needs
@@ -413,7 +430,8 @@ static int replay_timeout(const runner_config *c, double expected_s)
  * and the timed launch call, which every lab checks too. */
 static void conclude(const tl_lab *lab, runner_result *out)
 {
-    runner_call_result *main = &out->calls[has_host_call(lab) ? CAPLOG_CALL_HOST : CAPLOG_CALL_LAUNCH];
+    bool host = has_host_call(lab) && out->calls[CAPLOG_CALL_HOST].run;
+    runner_call_result *main = &out->calls[host ? CAPLOG_CALL_HOST : CAPLOG_CALL_LAUNCH];
     runner_call_result *launch = &out->calls[CAPLOG_CALL_LAUNCH];
     out->verdict = main->verdict;
     snprintf(out->detail, sizeof out->detail, "%s", main->detail);
@@ -469,7 +487,7 @@ int runner_replay(const runner_config *c, const runner_program *p, const runner_
     for (int k = 0; k < CAPLOG_CALL_KINDS; k++)
         out->calls[k].verdict = TL_VERDICT_PASS;
     out->calls[CAPLOG_CALL_LAUNCH].run = true;
-    out->calls[CAPLOG_CALL_HOST].run = has_host_call(lab);
+    out->calls[CAPLOG_CALL_HOST].run = has_host_call(lab) && !opts->launch_only;
     out->calls[CAPLOG_CALL_BASELINE].run = opts->baseline && has_baseline(lab);
     char work[PATH_MAX], in[PATH_MAX + 8];
     int rc = sandbox_work_dir(work, sizeof work, "replay");

@@ -35,8 +35,8 @@ for id in "$esc_id" "$formula_id" "$long_a" "$long_b"; do make_copy "$id"; done
 # ---- grade, with a secret in the environment and on standard input -----------------------------
 secret="tilelab-secret-$$-$RANDOM"
 mkdir -p "$work/datasets" && cp -r "$root"/datasets/02-tiled/{0,1,2} "$work/datasets/"
-perf=64
-[ "$backend" = gpu ] && perf=256
+# The grading's default performance size: on the CPU backend the model predicts there.
+perf=2048
 start=$(date +%s)
 echo "$secret" | TILELAB_SECRET_TOKEN="$secret" "$cli" grade "$class" --lab 02 --backend "$backend" \
   --datasets "$work/datasets" --perf-size "$perf" --timeout 10 --jobs 2 --out "$out" \
@@ -58,7 +58,8 @@ verdicts() { # the verdicts of a journal's datasets, in order
   awk '/"datasets":/ { on = 1 } /"performance":/ { on = 0 } on' "$1" |
     grep -o '"verdict":[[:space:]]*"[a-z-]*"' | sed 's/.*"\([a-z-]*\)"$/\1/' | tr '\n' ' ' | sed 's/ $//'
 }
-# expect ID COMPILE STATIC VERDICTS-REGEX PERF(yes|no)
+# expect ID COMPILE STATIC VERDICTS-REGEX PERF: yes (points), no (none), timed (a ratio to the
+# reference was measured or predicted, whatever points it gives)
 expect() {
   local id="$1" compile="$2" static="$3" want="$4" perf="$5" j v p
   j="$(journal "$id")"
@@ -68,15 +69,11 @@ expect() {
   v="$(verdicts "$j")"
   echo "$v" | grep -Eqx "$want" || fail "$id: datasets \"$v\", expected /$want/"
   p="$(col "$id" performance)"
-  if [ "$perf" = yes ] && [ "$backend" = cpu ]; then
-    # Emulated times follow the machine's load, so the points may be anything: what must hold
-    # is that the grader timed the kernel itself (a ratio to the reference it timed too).
-    grep -Eq '"ratio":[[:space:]]*[0-9.]*[1-9]' "$j" || fail "$id: the kernel was not timed"
-  elif [ "$perf" = yes ]; then
-    awk -v p="$p" 'BEGIN { exit !(p > 0) }' || fail "$id: no performance points"
-  else
-    [ "$p" = 0 ] || fail "$id: performance $p, expected 0"
-  fi
+  case "$perf" in
+    yes) awk -v p="$p" 'BEGIN { exit !(p > 0) }' || fail "$id: no performance points" ;;
+    timed) grep -Eq '"ratio":[[:space:]]*[0-9.]*[1-9]' "$j" || fail "$id: not timed" ;;
+    *) [ "$p" = 0 ] || fail "$id: performance $p, expected 0" ;;
+  esac
 }
 # The three datasets copied above, then the safety dataset the grader makes for each grading.
 all() { echo "$1 $1 $1 $1"; } # the same verdict on all four
@@ -86,8 +83,11 @@ never_pass="$bad $bad $bad $bad"
 expect alice_control 10 10 "$(all pass)" yes
 expect fake_timing 10 0 "$(all pass)" yes
 grep -q 'fopen()/open() (helper.h:' "$(journal fake_timing)" || fail "fake_timing: the forbidden call must be found in helper.h"
-expect host_compute 10 10 "$(all refused)" no
-grep -q 'host memory that is not an input' "$(journal host_compute)" || fail "host_compute: the refusal must say why"
+# Its host loop at the 2048^3 performance size outlasts the capture's time limit; at smaller
+# performance sizes the copy of its host-computed P is refused ('host memory that is not an
+# input'). Either way nothing is believed.
+expect host_compute 10 10 "$(all '(refused|timeout)')" no
+grep -Eq 'host memory that is not an input|host code did not return' "$(journal host_compute)" || fail "host_compute: the journal must say why"
 expect host_cache 10 10 "$(all pass)" yes
 expect device_cache 10 10 "$(all pass)" yes
 expect embed_answer 10 10 "pass wrong wrong wrong" no
@@ -111,6 +111,7 @@ expect host_pointer 10 10 "$(all unsafe)" no
 expect scan_memory 10 10 "$(all unsafe)" no
 expect ld_const_anywhere 10 10 "$(all unsafe)" no
 expect detect_checks 10 10 "$(all unsafe)" no
+expect skip_large 10 10 "$(all pass)" no
 grep -q 'machine query at template.cu' "$(journal detect_checks)" || fail "detect_checks: the finding must name the query"
 expect memcpy_to_symbol 10 10 "$(all refused)" no
 expect managed_memory 10 10 "$(all refused)" no
@@ -118,7 +119,9 @@ expect huge_malloc 10 10 "$(all refused)" no
 expect many_launches 10 10 "$(all refused)" no
 expect dlopen_cublas 10 10 "$never_pass" no
 expect overwrite_input 10 10 "$(all wrong)" no
-expect legit_scratch 10 10 "$(all pass)" yes
+# Its product reads the transposed N down columns: slow at 2048^3 (about 0.1x the reference),
+# so its points depend on the machine's figures; what must hold is that it was timed.
+expect legit_scratch 10 10 "$(all pass)" timed
 expect legit_streams_events 10 10 "$(all pass)" yes
 expect legit_memset 10 10 "$(all pass)" yes
 expect touch_device_memory 10 10 "$(all crash)" no

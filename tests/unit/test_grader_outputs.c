@@ -90,7 +90,7 @@ static int count_named(const char *path, const char *part)
 static const char *const ENTRY =
     "{\"student\": \"alice\", \"lab\": \"02-tiled\", \"source\": \"alice/template.cu\","
     " \"source_hash\": \"9f3c\", \"backend\": \"gpu\", \"device\": \"NVIDIA H100 80GB HBM3\","
-    " \"emulated_time\": false, \"graded_at\": \"2026-11-22T03:30:00Z\", \"execution_time\": 12.5,"
+    " \"predicted_time\": false, \"graded_at\": \"2026-11-22T03:30:00Z\", \"execution_time\": 12.5,"
     " \"build\": {\"ok\": true, \"seconds\": 1.2, \"messages\": \"nvcc: fine\"},"
     " \"static\": [{\"name\": \"no forbidden libraries or calls\", \"ok\": true, \"detail\": \"\"},"
     "             {\"name\": \"uses __shared__\", \"ok\": true, \"detail\": \"\"}],"
@@ -107,7 +107,7 @@ static const char *const ENTRY =
     "   \"detail\": \"FAIL: SECRET-DETAIL\", \"kernel_ms\": 3.5, \"gflops\": 300,"
     "   \"stdout\": \"\", \"stderr\": \"SECRET-STDERR\"}],"
     " \"performance\": {\"student_ms\": 1.3, \"reference_ms\": 1.1, \"ratio\": 0.85,"
-    "   \"implausible\": false, \"emulated\": false, \"dataset\": \"1\"},"
+    "   \"implausible\": false, \"predicted\": false, \"dataset\": \"1\"},"
     " \"score\": {\"total\": 87.5, \"max\": 100, \"items\": ["
     "  {\"name\": \"compile\", \"score\": 10, \"max_score\": 10, \"status\": \"passed\","
     "   \"visibility\": \"visible\", \"output\": \"builds\"},"
@@ -367,18 +367,18 @@ Test(feedback, shows_build_messages_only_when_the_build_failed)
     cJSON_Delete(e);
 }
 
-Test(feedback, marks_emulated_and_implausible_timings)
+Test(feedback, marks_predicted_and_implausible_timings)
 {
     cJSON *e = entry("alice", 87.5);
     char *text = feedback_of(e);
-    cr_assert_null(strstr(text, "emulated"), "%s", text);
+    cr_assert_null(strstr(text, "predicted"), "%s", text);
     cr_assert_null(strstr(text, "implausible"), "%s", text);
     free(text);
     cJSON *perf = cJSON_GetObjectItem(e, "performance");
-    cJSON_ReplaceItemInObject(perf, "emulated", cJSON_CreateTrue());
+    cJSON_ReplaceItemInObject(perf, "predicted", cJSON_CreateTrue());
     cJSON_ReplaceItemInObject(perf, "implausible", cJSON_CreateTrue());
     text = feedback_of(e);
-    cr_assert_not_null(strstr(text, "emulated time (CPU backend)"), "%s", text);
+    cr_assert_not_null(strstr(text, "predicted for an H100 by the performance model"), "%s", text);
     cr_assert_not_null(strstr(text, "implausible \u2014 under review"), "%s", text);
     free(text);
     cJSON_Delete(e);
@@ -404,7 +404,7 @@ Test(report_html, escapes_names_and_holds_summary_and_charts)
     /* No external resources: nothing is fetched when the page is opened. */
     cr_assert_null(strstr(text, "src="));
     cr_assert_null(strstr(text, "href="));
-    cr_assert_null(strstr(text, "emulated time (CPU backend)"));
+    cr_assert_null(strstr(text, "predicted H100 times (CPU backend)"));
     /* Rows are sorted by id in byte order: '<' (0x3c) comes before 'b'. */
     char *first = strstr(text, "<tr class=\"student\"><td>");
     cr_assert_not_null(first);
@@ -414,10 +414,10 @@ Test(report_html, escapes_names_and_holds_summary_and_charts)
     cJSON_Delete(b);
 }
 
-Test(report_html, marks_emulated_time_in_the_chart_title)
+Test(report_html, marks_predicted_times_in_the_chart_title)
 {
     cJSON *a = entry("amy", 50);
-    cJSON_ReplaceItemInObject(a, "emulated_time", cJSON_CreateTrue());
+    cJSON_ReplaceItemInObject(a, "predicted_time", cJSON_CreateTrue());
     cJSON *entries[] = {a};
     tl_error err = {{0}};
     cr_assert_eq(grader_write_report_html(scratch("r.html"), entries, 1, NULL, &err), 0, "%s",
@@ -428,7 +428,7 @@ Test(report_html, marks_emulated_time_in_the_chart_title)
     char *end = strstr(speed, "</h2>");
     cr_assert_not_null(end);
     *end = '\0';
-    cr_assert_not_null(strstr(speed, "emulated time (CPU backend)"), "title: %s", speed);
+    cr_assert_not_null(strstr(speed, "predicted H100 times (CPU backend)"), "title: %s", speed);
     /* Without a lab argument the entries' own lab names the page. */
     cr_assert_not_null(strstr(text, "<title>tilelab class report: 02-tiled</title>"));
     free(text);

@@ -1,0 +1,72 @@
+/* perfmodel: a kernel launch's time on an H100, predicted from what the CPU backend counts.
+ *
+ * The interpreter counts a launch's work exactly (warp instructions, shared-memory wavefronts,
+ * global requests by 128-byte line, distinct sectors per block); the cubin gives its registers.
+ * The model turns those into the time each of an SM's units would need, takes the slowest
+ * (the bound), and corrects for the latency too few resident warps leave unhidden. Its
+ * constants are the H100's and a few fitted to measurements (src/pm_h100.h says which and
+ * how); docs/perfmodel.md has the table of predicted against measured times. */
+#ifndef TILELAB_PERFMODEL_H
+#define TILELAB_PERFMODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One launch as counted: its shape, its resources, and the counts of the blocks run (all of
+ * them or a sample; the model scales by blocks / blocks_run). */
+typedef struct pm_launch {
+    uint64_t blocks, blocks_run;
+    int threads_per_block;
+    int registers;        /* per thread, from the cubin (0: unknown, taken as 32) */
+    uint64_t shared_bytes; /* static and dynamic, per block */
+    uint64_t warp_instructions;
+    uint64_t shared_wavefronts;
+    uint64_t global_wavefronts;
+    uint64_t l2_sectors;
+    uint64_t dram_bytes;  /* the launch's compulsory traffic (its inputs and outputs), or 0 */
+} pm_launch;
+
+typedef enum pm_bound {
+    PM_BOUND_ISSUE = 0, /* instruction issue: the schedulers are busy every cycle */
+    PM_BOUND_LSU,       /* the L1/shared data pipe: shared wavefronts and global lines */
+    PM_BOUND_L2,        /* L2 bandwidth */
+    PM_BOUND_DRAM,      /* device memory bandwidth */
+    PM_BOUND_LAUNCH,    /* too little work: launch overhead */
+    PM_BOUND_COUNT
+} pm_bound;
+
+typedef struct pm_prediction {
+    double ms;
+    pm_bound bound;
+    double unit_ms[PM_BOUND_COUNT]; /* each unit's time, latency correction included */
+    int blocks_per_sm;              /* resident at once (occupancy) */
+    double warps_per_scheduler;     /* resident warps per scheduler, on a busy SM */
+    const char *limiter;            /* what limits residency: "registers", "shared memory", ... */
+} pm_prediction;
+
+/* 0, or -1 when the launch cannot run on an H100 (a block needs more registers, shared memory
+ * or threads than an SM has; out->limiter says which). */
+int pm_predict(const pm_launch *l, pm_prediction *out);
+
+/* "instruction issue", "shared memory and L1 (LSU)", "L2 bandwidth", "DRAM bandwidth",
+ * "launch overhead". */
+const char *pm_bound_name(pm_bound b);
+
+/* Registers per thread of `kernel` (its mangled name) in a cubin, read from the ELF's
+ * .nv.info section. Returns the count, 0 when the kernel or the section is not there, -1
+ * when the file is not an ELF cubin it can read (msg says why). Every offset is checked: the
+ * file comes from a submission's build. */
+int pm_cubin_registers(const char *path, const char *kernel, char *msg, int msg_size);
+/* The same on a cubin's bytes in memory (`path` only names it in msg). */
+int pm_cubin_registers_in(const void *data, size_t size, const char *kernel, const char *path,
+                          char *msg, int msg_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILELAB_PERFMODEL_H */

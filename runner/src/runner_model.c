@@ -1,0 +1,223 @@
+/* The performance model's prediction for a submission (perfmodel/): its captured work replayed
+ * on the CPU backend with the counters on, a sample of each launch's blocks at the size asked,
+ * registers from the build's cubin. Nothing the submission wrote is read: the counts come from
+ * the interpreter, the registers from the cubin ptxas made. */
+#include "runner.h"
+#include "runner_files.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t u64_of(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) && v->valuedouble > 0 ? (uint64_t)v->valuedouble : 0;
+}
+
+static uint64_t product3(const cJSON *o, const char *key)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key);
+    uint64_t p = 1;
+    for (int i = 0; i < 3; i++) {
+        const cJSON *v = cJSON_GetArrayItem(a, i);
+        p *= cJSON_IsNumber(v) && v->valuedouble > 0 ? (uint64_t)v->valuedouble : 1;
+    }
+    return p;
+}
+
+/* The launches of one replay, in order, from its diagnosis; NULL when it wrote none. */
+static cJSON *replay_launches(const runner_config *c, const runner_program *p,
+                              const runner_capture *cap, const tl_lab *lab, tl_size size,
+                              bool baseline, bool last_only, runner_result *res, tl_error *err)
+{
+    runner_config cpu = *c;
+    cpu.backend = RUNNER_CPU;
+    cpu.reps = 1;
+    char work[] = "/tmp/tilelab-model-XXXXXX";
+    if (!mkdtemp(work)) {
+        tl_error_set(err, "cannot make a folder under /tmp for the model's counts");
+        return NULL;
+    }
+    char path[sizeof work + 16];
+    snprintf(path, sizeof path, "%s/diag.json", work);
+    runner_dataset d = {.generated = true, .seed = RUNNER_MODEL_SEED, .size = size};
+    runner_replay_opts opts = {.time = false, .baseline = baseline, .diagnose = path,
+                               .launch_only = true,
+                               .sample_blocks = RUNNER_MODEL_SAMPLE_BLOCKS,
+                               .sample_last = last_only};
+    int rc = runner_replay(&cpu, p, cap, lab, &d, &opts, res, err);
+    char *text = rc == 0 ? files_read(path, NULL) : NULL;
+    cJSON *diag = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    files_remove_tree(work);
+    cJSON *launches = cJSON_DetachItemFromObjectCaseSensitive(diag, "launch_counts");
+    cJSON_Delete(diag);
+    return launches;
+}
+
+/* Launches [from, to) of `launches` predicted one by one and added up into `out`; each
+ * launch's object gains its registers, predicted time and bound. */
+static void predict_range(const runner_program *p, cJSON *launches, int from, int to,
+                          tl_size size, runner_prediction *out)
+{
+    memset(out, 0, sizeof *out);
+    double longest = -1;
+    for (int i = from; i < to; i++) {
+        cJSON *l = cJSON_GetArrayItem(launches, i);
+        const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(l, "kernel");
+        char msg[256];
+        int regs = cJSON_IsString(kernel)
+                       ? pm_cubin_registers(p->image, kernel->valuestring, msg, sizeof msg)
+                       : 0;
+        pm_launch in = {
+            .blocks = u64_of(l, "blocks"),
+            .blocks_run = u64_of(l, "blocks_run"),
+            .threads_per_block = (int)product3(l, "block"),
+            .registers = regs > 0 ? regs : 0,
+            .shared_bytes = u64_of(l, "static_shared") + u64_of(l, "dynamic_shared"),
+            .warp_instructions = u64_of(l, "warp_instructions"),
+            .shared_wavefronts = u64_of(l, "shared_wavefronts"),
+            .global_wavefronts = u64_of(l, "global_wavefronts"),
+            .l2_sectors = u64_of(l, "l2_sectors"),
+            .dram_bytes = ((uint64_t)size.m * size.k + (uint64_t)size.k * size.n +
+                           (uint64_t)size.m * size.n) * sizeof(float),
+        };
+        pm_prediction pr;
+        if (pm_predict(&in, &pr) != 0) {
+            snprintf(out->detail, sizeof out->detail, "a launch of %.100s cannot run on an H100 "
+                     "(%s)", cJSON_IsString(kernel) ? kernel->valuestring : "?", pr.limiter);
+            out->ok = false;
+            return;
+        }
+        cJSON_AddNumberToObject(l, "registers", in.registers);
+        cJSON_AddNumberToObject(l, "predicted_ms", pr.ms);
+        cJSON_AddStringToObject(l, "bound", pm_bound_name(pr.bound));
+        out->ms += pr.ms;
+        out->launches++;
+        if (pr.ms > longest) {
+            longest = pr.ms;
+            out->bound = pr.bound;
+            out->blocks_per_sm = pr.blocks_per_sm;
+            out->registers = in.registers;
+        }
+    }
+    out->ok = out->launches > 0;
+    if (!out->ok)
+        snprintf(out->detail, sizeof out->detail, "no kernel was launched");
+    else
+        out->gflops = 2.0 * size.m * size.k * size.n / (out->ms * 1e6);
+}
+
+/* The sampled blocks must have done their part of the product: every element they wrote right
+ * (the rest of P stays NaN), and at least half the share of P their number promises. So a
+ * kernel cannot be fast at the predicted size by doing less there, or something else. */
+static bool sample_checks(const runner_call_result *launch, const cJSON *launches, int from,
+                          int to, char *why, size_t size)
+{
+    const tl_check_report *c = &launch->check;
+    double share = 1;
+    for (int i = from; i < to; i++) {
+        const cJSON *l = cJSON_GetArrayItem(launches, i);
+        double blocks = (double)u64_of(l, "blocks");
+        if (blocks > 0 && (double)u64_of(l, "blocks_run") / blocks < share)
+            share = (double)u64_of(l, "blocks_run") / blocks;
+    }
+    int64_t written = c->checked - c->nonfinite;
+    if (c->shape_mismatch || c->bad > c->nonfinite) {
+        snprintf(why, size, "no prediction: at this size the sampled blocks' results were "
+                 "wrong (%lld of %lld elements they wrote)", (long long)(c->bad - c->nonfinite),
+                 (long long)written);
+        return false;
+    }
+    if ((double)written < 0.5 * share * (double)c->checked) {
+        snprintf(why, size, "no prediction: at this size the sampled blocks wrote %lld elements "
+                 "of P, fewer than their share (%.0f)", (long long)written,
+                 share * (double)c->checked);
+        return false;
+    }
+    return true;
+}
+
+/* One try: the student's call replayed with every launch sampled, or (`last_only`) only its
+ * last, the launches before it run whole (a pipeline: a transpose, then the product, reads
+ * what the first made). Returns 0 with out set (ok false and why when no prediction;
+ * *sample_failed when the sampled blocks' part of P was not right), -1 when the kit failed;
+ * *launches gets the counts. */
+static int try_predict(const runner_config *c, const runner_program *p, const runner_capture *cap,
+                       const tl_lab *lab, tl_size size, bool last_only, runner_prediction *out,
+                       cJSON **launches, bool *sample_failed, tl_error *err)
+{
+    *sample_failed = false;
+    runner_result res;
+    *launches = replay_launches(c, p, cap, lab, size, false, last_only, &res, err);
+    tl_verdict v = res.verdict;
+    runner_call_result launch = res.calls[CAPLOG_CALL_LAUNCH];
+    char why[sizeof res.detail];
+    snprintf(why, sizeof why, "%s", res.detail);
+    runner_result_free(&res);
+    if (!*launches && v == TL_VERDICT_ERROR)
+        return -1;
+    /* The sample leaves most of P unwritten, so a wrong result says nothing by itself; a
+     * kernel that stopped, hung or was refused has no time to predict. */
+    if (v != TL_VERDICT_PASS && v != TL_VERDICT_WRONG) {
+        memset(out, 0, sizeof *out);
+        snprintf(out->detail, sizeof out->detail, "no prediction: %s: %.200s",
+                 tl_verdict_name(v), why);
+        return 0;
+    }
+    int n = cJSON_GetArraySize(*launches);
+    predict_range(p, *launches, 0, n, size, out);
+    if (out->ok && !sample_checks(&launch, *launches, 0, n, out->detail, sizeof out->detail)) {
+        out->ok = false;
+        *sample_failed = true;
+    }
+    return 0;
+}
+
+int runner_predict(const runner_config *c, const runner_program *p, const runner_capture *cap,
+                   const tl_lab *lab, tl_size size, bool baseline, runner_prediction out[2],
+                   char **counts, tl_error *err)
+{
+    memset(out, 0, 2 * sizeof *out);
+    if (counts)
+        *counts = NULL;
+    cJSON *mine = NULL;
+    bool sampled_short = false;
+    if (try_predict(c, p, cap, lab, size, false, &out[0], &mine, &sampled_short, err) != 0)
+        return -1;
+    if (!out[0].ok && sampled_short && cJSON_GetArraySize(mine) > 1) {
+        cJSON *whole = NULL;
+        runner_prediction again;
+        bool unused;
+        if (try_predict(c, p, cap, lab, size, true, &again, &whole, &unused, err) != 0) {
+            cJSON_Delete(mine);
+            return -1;
+        }
+        if (again.ok) {
+            out[0] = again;
+            cJSON_Delete(mine);
+            mine = whole;
+        } else {
+            cJSON_Delete(whole);
+        }
+    }
+    int n = cJSON_GetArraySize(mine);
+    if (baseline) {
+        runner_result res;
+        cJSON *both = replay_launches(c, p, cap, lab, size, true, false, &res, err);
+        runner_result_free(&res);
+        runner_prediction mine_checked = out[0];
+        predict_range(p, both, 0, n, size, &out[0]);
+        if (!mine_checked.ok)
+            out[0] = mine_checked;
+        predict_range(p, both, n, cJSON_GetArraySize(both), size, &out[1]);
+        cJSON_Delete(mine);
+        mine = both;
+    }
+    if (counts && mine)
+        *counts = cJSON_PrintUnformatted(mine);
+    cJSON_Delete(mine);
+    return 0;
+}
