@@ -7,6 +7,7 @@
 #include "runner_files.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -53,7 +54,9 @@ static cJSON *item(const char *name, double score, double max, bool passed, cons
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", name);
-    cJSON_AddNumberToObject(o, "score", score);
+    /* Scores to the hundredth, as the gradebook shows them: the total is their sum, so the
+     * gradebook's columns add up to its total exactly. */
+    cJSON_AddNumberToObject(o, "score", round(score * 100) / 100);
     cJSON_AddNumberToObject(o, "max_score", max);
     cJSON_AddStringToObject(o, "status", passed ? "passed" : "failed");
     cJSON_AddStringToObject(o, "visibility", vis);

@@ -41,6 +41,26 @@ static const cJSON *item_named(const cJSON *e, const char *name)
     return NULL;
 }
 
+/* A dataset's item ("dataset 0 (32x32x32)", "hidden dataset ..."): its verdict gets a column
+ * of its own beside the points. */
+static bool is_dataset_item(const char *name)
+{
+    return strncmp(name, "dataset ", 8) == 0 || strncmp(name, "hidden dataset ", 15) == 0;
+}
+
+/* The verdict an item's output starts with ("pass: all ...", "unsafe: shared-memory race ...":
+ * one of the runner's verdict words, lower case and '-'), or "" when there is none. */
+static void verdict_of(const cJSON *item, char *out, size_t size)
+{
+    const char *text = item ? entry_str(item, "output") : NULL;
+    out[0] = '\0';
+    if (!text)
+        return;
+    size_t n = strspn(text, "abcdefghijklmnopqrstuvwxyz-");
+    if (n > 0 && n < size && text[n] == ':')
+        snprintf(out, size, "%.*s", (int)n, text);
+}
+
 int grader_write_gradebook(const char *path, cJSON *const *entries, int n, tl_error *err)
 {
     if (out_check_entries(path, entries, n, err) != 0)
@@ -69,9 +89,15 @@ int grader_write_gradebook(const char *path, cJSON *const *entries, int n, tl_er
             }
         }
         fputs("student,total,max", m.f);
+        char head[300];
         for (size_t c = 0; c < ncols; c++) {
             fputc(',', m.f);
             csv_field(m.f, cols[c]);
+            if (is_dataset_item(cols[c])) {
+                snprintf(head, sizeof head, "%.250s verdict", cols[c]);
+                fputc(',', m.f);
+                csv_field(m.f, head);
+            }
         }
         fputs("\r\n", m.f);
         char num[40];
@@ -84,6 +110,11 @@ int grader_write_gradebook(const char *path, cJSON *const *entries, int n, tl_er
             for (size_t c = 0; c < ncols; c++) {
                 const cJSON *it = item_named(e, cols[c]);
                 fprintf(m.f, ",%s", it && entry_num(it, "score", &v) ? out_fmt_num(num, v) : "");
+                if (is_dataset_item(cols[c])) {
+                    char verdict[32];
+                    verdict_of(it, verdict, sizeof verdict);
+                    fprintf(m.f, ",%s", verdict);
+                }
             }
             fputs("\r\n", m.f);
         }

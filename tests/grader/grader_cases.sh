@@ -34,6 +34,13 @@ example_class)
     || fail "carol: the missing __syncthreads must be unsafe everywhere: $(verdicts carol)"
   grep -q 'shared-memory race at template.cu:[0-9]* and line [0-9]*' "$work/out/journal/carol.json" \
     || fail "carol: the race's two lines"
+  [ "$(col "$gb" carol 'dataset 0 (32x32x32) verdict')" = unsafe ] || fail "carol: the gradebook's verdict column"
+  [ "$(col "$gb" erin 'hidden dataset 0 (100x100x100) verdict')" = unsafe ] || fail "erin: the hidden dataset's verdict column"
+  # Every total is the sum of its row's item columns (verdict columns aside), to the hundredth.
+  awk -F, 'NR == 1 { for (i = 4; i <= NF; i++) item[i] = $i !~ / verdict$/; next }
+           { s = 0; for (i = 4; i <= NF; i++) if (item[i]) s += $i
+             if ((s - $2) > 0.001 || ($2 - s) > 0.001) { print $1 ": total " $2 ", columns " s; bad = 1 } }
+           END { exit bad }' "$gb" || fail "a total is not the sum of its columns"
   [ "$(verdicts dave)" = "wrong wrong wrong wrong wrong wrong wrong wrong " ] || fail "dave: $(verdicts dave)"
   [ "$(verdicts erin)" = "pass pass pass pass pass unsafe unsafe pass " ] || fail "erin: $(verdicts erin)"
   [ "$(verdicts frank)" = "timeout timeout timeout timeout timeout timeout timeout timeout " ] || fail "frank: $(verdicts frank)"

@@ -219,7 +219,27 @@ Test(gradebook, numbers_have_at_most_two_decimals_and_no_trailing_zeros)
     char *text = slurp(scratch("g.csv"));
     char *row = strstr(text, "\r\n");
     cr_assert_not_null(row);
-    cr_assert_str_eq(row + 2, "amy,87.5,100,3.33,12.1,0,8\r\n");
+    cr_assert_str_eq(row + 2, "amy,87.5,100,3.33,12.1,pass,0,fail,8,fail\r\n");
+    free(text);
+    cJSON_Delete(e);
+}
+
+/* Each dataset's verdict in a column beside its points, read from the start of its output. */
+Test(gradebook, dataset_verdicts_beside_their_points)
+{
+    cJSON *e = entry("amy", 87.5);
+    cJSON *ds2 = cJSON_GetArrayItem(score_items(e), 2);
+    cJSON_ReplaceItemInObject(ds2, "output",
+                              cJSON_CreateString("unsafe: shared-memory race at t.cu:25 and line 29"));
+    cJSON *entries[] = {e};
+    tl_error err = {{0}};
+    cr_assert_eq(grader_write_gradebook(scratch("g.csv"), entries, 1, &err), 0, "%s", err.msg);
+    char *text = slurp(scratch("g.csv"));
+    cr_assert_str_eq(text, "student,total,max,compile,dataset 0 (32x32x32),"
+                           "dataset 0 (32x32x32) verdict,dataset 2 (100x100x100),"
+                           "dataset 2 (100x100x100) verdict,hidden dataset 7 (999x777x555),"
+                           "hidden dataset 7 (999x777x555) verdict\r\n"
+                           "amy,87.5,100,10,12,pass,0,unsafe,0,fail\r\n");
     free(text);
     cJSON_Delete(e);
 }
