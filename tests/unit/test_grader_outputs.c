@@ -421,9 +421,11 @@ Test(report_html, escapes_names_and_holds_summary_and_charts)
     cr_assert_not_null(strstr(text, "<svg"));
     cr_assert_not_null(strstr(text, "<td class=\"mean\">73.75</td>"), "mean missing");
     cr_assert_not_null(strstr(text, ">reference</text>"));
-    /* No external resources: nothing is fetched when the page is opened. */
+    /* No external resources: nothing is fetched when the page is opened; the only links are to
+     * the students' feedback files beside it. */
     cr_assert_null(strstr(text, "src="));
-    cr_assert_null(strstr(text, "href="));
+    for (const char *h = strstr(text, "href="); h; h = strstr(h + 1, "href="))
+        cr_assert_eq(strncmp(h, "href=\"feedback/", 15), 0, "link: %.40s", h);
     cr_assert_null(strstr(text, "predicted H100 times (CPU backend)"));
     /* Rows are sorted by id in byte order: '<' (0x3c) comes before 'b'. */
     char *first = strstr(text, "<tr class=\"student\"><td>");
@@ -432,6 +434,30 @@ Test(report_html, escapes_names_and_holds_summary_and_charts)
     free(text);
     cJSON_Delete(a);
     cJSON_Delete(b);
+}
+
+Test(report_html, a_grid_of_verdicts_with_each_student_linked_to_their_feedback)
+{
+    cJSON *a = entry("alice", 50);
+    cJSON *d2 = cJSON_GetArrayItem(cJSON_GetObjectItem(a, "datasets"), 2);
+    cJSON_ReplaceItemInObject(d2, "verdict", cJSON_CreateString("unsafe"));
+    cJSON_ReplaceItemInObject(d2, "detail", cJSON_CreateString(
+        "shared-memory race at t.cu:25 and line 29 (block (0,0,0), thread (0,14,0))"));
+    cJSON *entries[] = {a};
+    tl_error err = {{0}};
+    cr_assert_eq(grader_write_report_html(scratch("r.html"), entries, 1, NULL, &err), 0, "%s",
+                 err.msg);
+    char *text = slurp(scratch("r.html"));
+    char *grid = strstr(text, "<section id=\"verdicts\">");
+    cr_assert_not_null(grid, "%s", text);
+    cr_assert_not_null(strstr(grid, "<th>hidden 7<br>999x777x555</th>"));
+    cr_assert_not_null(strstr(grid, "<a href=\"feedback/alice.txt\">alice</a>"));
+    cr_assert_not_null(strstr(grid, "<td class=\"v-pass\" title=\"PASS: all 1024 elements\">pass</td>"));
+    cr_assert_not_null(strstr(grid, ">shared-memory race at t.cu:25 and line 29 </td>"), "%s", grid);
+    cr_assert_not_null(strstr(text, "<p class=\"grading\">Graded 2026-11-22T03:30:00Z on the gpu "
+                                    "backend (NVIDIA H100 80GB HBM3)"));
+    free(text);
+    cJSON_Delete(a);
 }
 
 Test(report_html, marks_predicted_times_in_the_chart_title)
