@@ -28,6 +28,9 @@ static const char usage[] =
     "                  ./tilelab datasets LAB --seed S); their tests' visibility is the rubric's\n"
     "  --out DIR       where the results go (default: grades/LAB)\n"
     "  --rubric FILE   the rubric (default: grader/rubrics/LAB.rubric)\n"
+    "  --roster FILE   a class roster, CSV with a header row: an \"id\" column (the submission\n"
+    "                  folders' names) and any others (name, email, SIS id) that the gradebook\n"
+    "                  joins in beside each student; ids without a submission get a row\n"
     "  --backend B     gpu or cpu (default: gpu when there is a CUDA device); on the CPU backend\n"
     "                  performance points come from the performance model's predicted H100\n"
     "                  times (docs/perfmodel.md) and are marked as such\n"
@@ -59,7 +62,7 @@ static int run(int argc, char **argv)
         {"jobs", required_argument, NULL, 'j'},    {"timeout", required_argument, NULL, 't'},
         {"reps", required_argument, NULL, 'R'},    {"quiet", no_argument, NULL, 'q'},
         {"perf-size", required_argument, NULL, 'P'}, {"no-sandbox", no_argument, NULL, 'X'},
-        {NULL, 0, NULL, 0}};
+        {"roster", required_argument, NULL, 'S'},  {NULL, 0, NULL, 0}};
     grade_options o;
     memset(&o, 0, sizeof o);
     const char *lab = NULL, *backend = NULL, *perf = NULL;
@@ -76,6 +79,7 @@ static int run(int argc, char **argv)
         case 'H': o.hidden = optarg; break;
         case 'o': o.out = optarg; break;
         case 'r': o.rubric = optarg; break;
+        case 'S': o.roster = optarg; break;
         case 'b': backend = optarg; break;
         case 'j': bad = cli_parse_int("--jobs", optarg, 1, 256, &o.jobs); break;
         case 't': bad = cli_parse_int("--timeout", optarg, 1, 86400, &o.timeout); break;

@@ -216,7 +216,8 @@ static int write_outputs(const grade_context *c, const submission *subs, int n, 
         if (doc)
             entries[count++] = doc;
     }
-    int rc = grader_write_all(c->o->out, entries, count, c->o->lab->id, err);
+    int rc = grader_write_all(c->o->out, entries, count, c->o->lab->id,
+                              c->o->roster ? &c->roster : NULL, err);
     if (rc == 0 && !c->o->quiet) {
         printf("%-16s %8s  %-7s %-7s %-9s %s\n", "student", "total", "builds", "static",
                "datasets", "speed vs reference");
@@ -327,6 +328,8 @@ static int prepare(grade_context *c, tl_error *err)
         snprintf(path, sizeof path, "%s/%s.rubric", TILELAB_RUBRICS, o->lab->id);
     if (rubric_read(path, &c->r, err) != 0)
         return -1;
+    if (o->roster && grader_roster_read(o->roster, &c->roster, err) != 0)
+        return -1;
     char *rubric_text = files_read(path, NULL);
     c->rubric_hash = tl_hash(TL_HASH_SEED, rubric_text ? rubric_text : "",
                            rubric_text ? strlen(rubric_text) : 0);
@@ -423,6 +426,7 @@ int grade_class(const grade_options *opts, tl_error *err)
                     opts->out);
     }
     free(subs);
+    grader_roster_free(&c->roster);
     unlink(c->turns);
     rmdir(turns_dir);
     flock(lock, LOCK_UN);

@@ -18,6 +18,7 @@ typedef struct grade_options {
     const char *hidden;      /* optional folder of hidden datasets */
     const char *out;         /* output folder */
     const char *rubric;      /* rubric file (default: grader/rubrics/LAB.rubric) */
+    const char *roster;      /* optional class roster (roster.h) joined into the gradebook */
     runner_backend backend;
     int jobs;                /* submissions graded at once, each in its own worker slot */
     int timeout;             /* seconds per replay */

@@ -4,6 +4,7 @@
 #define TILELAB_GRADER_CONTEXT_H
 
 #include "grader.h"
+#include "roster.h"
 
 #define GRADE_MAX_DATASETS 128
 
@@ -19,6 +20,7 @@ typedef struct grade_dataset {
 typedef struct grade_context {
     const grade_options *o;
     rubric r;
+    grader_roster roster;    /* empty without --roster */
     uint64_t rubric_hash;
     grade_dataset ds[GRADE_MAX_DATASETS];
     int nds;

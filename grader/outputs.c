@@ -63,6 +63,27 @@ static void verdict_of(const cJSON *item, char *out, size_t size)
 
 int grader_write_gradebook(const char *path, cJSON *const *entries, int n, tl_error *err)
 {
+    return grader_write_gradebook_roster(path, entries, n, NULL, err);
+}
+
+/* A roster's row for an id without a submission: its columns, total 0 of `max`. */
+static void absent_row(FILE *f, const grader_roster *roster, int row, double max, size_t ncells)
+{
+    char num[40];
+    csv_field(f, roster->ids[row]);
+    for (int k = 0; k < roster->ncols; k++) {
+        fputc(',', f);
+        csv_field(f, roster->values[(size_t)row * (size_t)roster->ncols + (size_t)k]);
+    }
+    fprintf(f, ",0,%s", max > 0 ? out_fmt_num(num, max) : "");
+    for (size_t c = 0; c < ncells; c++)
+        fputc(',', f);
+    fputs(",no submission\r\n", f);
+}
+
+int grader_write_gradebook_roster(const char *path, cJSON *const *entries, int n,
+                                  const grader_roster *roster, tl_error *err)
+{
     if (out_check_entries(path, entries, n, err) != 0)
         return -1;
     /* The columns point into the entries; there are at most as many as items in all. */
@@ -88,23 +109,41 @@ int grader_write_gradebook(const char *path, cJSON *const *entries, int n, tl_er
                     cols[ncols++] = name;
             }
         }
-        fputs("student,total,max", m.f);
+        fputs("student", m.f);
+        for (int k = 0; roster && k < roster->ncols; k++) {
+            fputc(',', m.f);
+            csv_field(m.f, roster->cols[k]);
+        }
+        fputs(",total,max", m.f);
         char head[300];
+        size_t ncells = 0;
         for (size_t c = 0; c < ncols; c++) {
             fputc(',', m.f);
             csv_field(m.f, cols[c]);
+            ncells++;
             if (is_dataset_item(cols[c])) {
                 snprintf(head, sizeof head, "%.250s verdict", cols[c]);
                 fputc(',', m.f);
                 csv_field(m.f, head);
+                ncells++;
             }
         }
+        if (roster)
+            fputs(",roster", m.f);
         fputs("\r\n", m.f);
         char num[40];
-        double v;
+        double v, max = 0;
         for (int r = 0; r < n; r++) {
             const cJSON *e = entries[order[r].index], *score = entry_field(e, "score");
             csv_field(m.f, entry_student(e));
+            int in_roster = roster ? grader_roster_find(roster, entry_student(e)) : -1;
+            for (int k = 0; roster && k < roster->ncols; k++) {
+                fputc(',', m.f);
+                if (in_roster >= 0)
+                    csv_field(m.f, roster->values[(size_t)in_roster * (size_t)roster->ncols + (size_t)k]);
+            }
+            if (entry_num(score, "max", &v) && v > max)
+                max = v;
             fprintf(m.f, ",%s", entry_num(score, "total", &v) ? out_fmt_num(num, v) : "");
             fprintf(m.f, ",%s", entry_num(score, "max", &v) ? out_fmt_num(num, v) : "");
             for (size_t c = 0; c < ncols; c++) {
@@ -116,7 +155,15 @@ int grader_write_gradebook(const char *path, cJSON *const *entries, int n, tl_er
                     fprintf(m.f, ",%s", verdict);
                 }
             }
-            fputs("\r\n", m.f);
+            fputs(roster ? (in_roster >= 0 ? ",\r\n" : ",not in the roster\r\n") : "\r\n", m.f);
+        }
+        /* Students of the roster without a submission: nothing is lost. */
+        for (int i = 0; roster && i < roster->nrows; i++) {
+            bool found = false;
+            for (int k = 0; k < n && !found; k++)
+                found = strcmp(entry_student(entries[k]), roster->ids[i]) == 0;
+            if (!found)
+                absent_row(m.f, roster, i, max, ncells);
         }
         rc = out_commit(&m, path, err);
     }
@@ -380,7 +427,7 @@ static int make_dir(const char *path, tl_error *err)
 }
 
 int grader_write_all(const char *out_dir, cJSON *const *entries, int n, const char *lab,
-                     tl_error *err)
+                     const grader_roster *roster, tl_error *err)
 {
     if (out_check_entries(out_dir, entries, n, err) != 0 ||
         grader_check_ids(entries, n, err) != 0 || make_dir(out_dir, err) != 0)
@@ -390,7 +437,8 @@ int grader_write_all(const char *out_dir, cJSON *const *entries, int n, const ch
     if (!path)
         return tl_error_set(err, "%s: out of memory", out_dir);
 #define PATH_OF(...) (snprintf(path, cap, __VA_ARGS__), path)
-    int rc = grader_write_gradebook(PATH_OF("%s/gradebook.csv", out_dir), entries, n, err);
+    int rc = grader_write_gradebook_roster(PATH_OF("%s/gradebook.csv", out_dir), entries, n,
+                                           roster, err);
     if (rc == 0)
         rc = make_dir(PATH_OF("%s/results", out_dir), err);
     if (rc == 0)

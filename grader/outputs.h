@@ -11,6 +11,7 @@
 #define TILELAB_GRADER_OUTPUTS_H
 
 #include "harness.h"
+#include "roster.h"
 
 #include <cjson/cJSON.h>
 
@@ -24,6 +25,11 @@ extern "C" {
  * given order). One row per entry, sorted by student id (byte order); an item a student lacks is
  * an empty field. Numbers have at most 2 decimals and no trailing zeros (87.5, 10, 0.33). */
 int grader_write_gradebook(const char *path, cJSON *const *entries, int n, tl_error *err);
+/* The same with a roster (roster.h; NULL: none): its columns come after `student`, a last
+ * column `roster` says "not in the roster" for a submission it lacks, and each of its ids
+ * without a submission gets a row of its own, total 0, "no submission". */
+int grader_write_gradebook_roster(const char *path, cJSON *const *entries, int n,
+                                  const grader_roster *roster, tl_error *err);
 
 /* One student's Gradescope autograder results.json: score, execution_time, output, visibility
  * ("visible"), tests[] (one per score item: name, score, max_score, status "passed"/"failed",
@@ -65,7 +71,7 @@ int grader_check_ids(cJSON *const *entries, int n, tl_error *err);
  * results/<name>/results.json, feedback/<name>.txt and report.html, <name> from
  * grader_file_name. Refuses ids that would share a name. Stops at the first failure. */
 int grader_write_all(const char *out_dir, cJSON *const *entries, int n, const char *lab,
-                     tl_error *err);
+                     const grader_roster *roster, tl_error *err);
 
 #ifdef __cplusplus
 }

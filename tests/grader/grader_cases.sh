@@ -21,11 +21,18 @@ case "$case_name" in
 example_class)
   # Hidden datasets at sizes that are not tile multiples: erin's unguarded loads go wrong there.
   "$cli" datasets 03 --size 100 --size 47 --seed 5 --out "$work/hidden" >/dev/null || fail "datasets"
+  # A roster: every student but judy, and zara, who handed nothing in.
+  { echo "id,name,email"; for s in alice bob carol dave erin frank grace heidi ivan; do
+      echo "$s,$s the student,$s@example.edu"; done; echo "zara,Zara,zara@example.edu"; } >"$work/roster.csv"
   cli_grade "$class" --lab 02 --out "$work/out" --hidden "$work/hidden" --timeout 10 --jobs 2 \
+    --roster "$work/roster.csv" \
     >"$work/stdout" 2>"$work/stderr" || { cat "$work/stderr"; fail "grade exited $?"; }
   cat "$work/stdout"
   gb="$work/out/gradebook.csv"
   [ "$(col "$gb" alice 'static checks')" = 10 ] || fail "alice: static checks"
+  [ "$(col "$gb" alice email)" = alice@example.edu ] || fail "alice: the roster's email"
+  grep -q '^zara,Zara,zara@example.edu,0,100,.*,no submission' "$gb" || fail "zara: no row of her own"
+  grep -q '^judy,,,.*,not in the roster' "$gb" || fail "judy: not flagged as missing from the roster"
   [ "$(verdicts alice)" = "pass pass pass pass pass pass pass pass " ] || fail "alice: $(verdicts alice)"
   [ "$(col "$gb" bob 'static checks')" = 0 ] || fail "bob: the naive kernel must fail the required constructs"
   [ "$(verdicts bob)" = "pass pass pass pass pass pass pass pass " ] || fail "bob: $(verdicts bob)"
@@ -37,9 +44,11 @@ example_class)
   [ "$(col "$gb" carol 'dataset 0 (32x32x32) verdict')" = unsafe ] || fail "carol: the gradebook's verdict column"
   [ "$(col "$gb" erin 'hidden dataset 0 (100x100x100) verdict')" = unsafe ] || fail "erin: the hidden dataset's verdict column"
   # Every total is the sum of its row's item columns (verdict columns aside), to the hundredth.
-  awk -F, 'NR == 1 { for (i = 4; i <= NF; i++) item[i] = $i !~ / verdict$/; next }
-           { s = 0; for (i = 4; i <= NF; i++) if (item[i]) s += $i
-             if ((s - $2) > 0.001 || ($2 - s) > 0.001) { print $1 ": total " $2 ", columns " s; bad = 1 } }
+  awk -F, '{ sub(/\r$/, "") }
+           NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "total") t = i; if ($i == "max") m = i }
+                     for (i = m + 1; i <= NF; i++) item[i] = $i !~ / verdict$/ && $i != "roster"; next }
+           { s = 0; for (i = m + 1; i <= NF; i++) if (item[i]) s += $i
+             if ((s - $t) > 0.001 || ($t - s) > 0.001) { print $1 ": total " $t ", columns " s; bad = 1 } }
            END { exit bad }' "$gb" || fail "a total is not the sum of its columns"
   [ "$(verdicts dave)" = "wrong wrong wrong wrong wrong wrong wrong wrong " ] || fail "dave: $(verdicts dave)"
   [ "$(verdicts erin)" = "pass pass pass pass pass unsafe unsafe pass " ] || fail "erin: $(verdicts erin)"
@@ -62,6 +71,16 @@ example_class)
   grep -q '"visibility":[[:space:]]*"after_due_date"' "$work/out/results/alice/results.json" \
     || fail "hidden tests keep the rubric's visibility"
   [ -s "$work/out/report.html" ] && [ -s "$work/out/feedback/alice.txt" ] || fail "report/feedback"
+  ;;
+bad_roster)
+  # A malformed roster stops the grader before it grades anyone: one line naming file and line.
+  printf 'id,name\nalice,Alice\nbob\n' >"$work/roster.csv"
+  cli_grade "$class" --lab 02 --out "$work/out" --roster "$work/roster.csv" >"$work/o" 2>"$work/e"
+  rc=$?
+  [ "$rc" = 2 ] || fail "exit status $rc, expected 2"
+  [ "$(wc -l <"$work/e")" = 1 ] && grep -q 'roster.csv:3: 1 cell(s), the header has 2' "$work/e" \
+    || fail "the message: $(cat "$work/e")"
+  [ ! -e "$work/out/journal/alice.json" ] || fail "graded despite the bad roster"
   ;;
 resume)
   # Grade, kill -9 in the middle, grade again: the gradebook matches an uninterrupted grading

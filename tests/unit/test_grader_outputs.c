@@ -244,6 +244,63 @@ Test(gradebook, dataset_verdicts_beside_their_points)
     cJSON_Delete(e);
 }
 
+/* ---- the roster ------------------------------------------------------------------------------- */
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+Test(gradebook, a_roster_joins_its_columns_and_loses_nobody)
+{
+    write_text(scratch("roster.csv"), "\xef\xbb\xbfname,id,email\r\n"
+                                      "\"Doe, Amy\",amy,amy@example.edu\r\n"
+                                      "Zoe Q,zoe,\"z\"\"q@example.edu\"\n\n");
+    grader_roster r;
+    tl_error err = {{0}};
+    cr_assert_eq(grader_roster_read(scratch("roster.csv"), &r, &err), 0, "%s", err.msg);
+    cr_assert_eq(r.ncols, 2);
+    cr_assert_eq(r.nrows, 2);
+    cr_assert_str_eq(r.cols[0], "name");
+    cr_assert_str_eq(r.values[1 * 2 + 1], "z\"q@example.edu");
+    cJSON *amy = entry("amy", 87.5), *bob = entry("bob", 50);
+    cJSON *entries[] = {amy, bob};
+    cr_assert_eq(grader_write_gradebook_roster(scratch("g.csv"), entries, 2, &r, &err), 0, "%s",
+                 err.msg);
+    char *text = slurp(scratch("g.csv"));
+    cr_assert_eq(strncmp(text, "student,name,email,total,max,compile,", 37), 0, "%s", text);
+    cr_assert_not_null(strstr(text, "\r\namy,\"Doe, Amy\",amy@example.edu,87.5,100,"), "%s", text);
+    cr_assert_not_null(strstr(text, ",not in the roster\r\n"), "bob: %s", text);
+    cr_assert_not_null(strstr(text, "\r\nzoe,Zoe Q,\"z\"\"q@example.edu\",0,100,"), "%s", text);
+    cr_assert_not_null(strstr(text, ",no submission\r\n"), "%s", text);
+    free(text);
+    grader_roster_free(&r);
+    cJSON_Delete(amy);
+    cJSON_Delete(bob);
+}
+
+Test(gradebook, a_bad_roster_is_named_with_its_line)
+{
+    static const struct {
+        const char *text, *message;
+    } cases[] = {
+        {"name,email\namy,a@x\n", "roster.csv:1: the header row names no \"id\" column"},
+        {"id,name\namy,Amy\nbob\n", "roster.csv:3: 1 cell(s), the header has 2"},
+        {"id,name\namy,Amy\namy,Again\n", "roster.csv:3: id \"amy\" is in the roster twice"},
+        {"id,name\n,Nobody\n", "roster.csv:2: the id is empty"},
+        {"id,name\namy,\"Amy\nbob,Bob\n", "roster.csv:2: a quoted cell is never closed"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_text(scratch("roster.csv"), cases[i].text);
+        grader_roster r;
+        tl_error err = {{0}};
+        cr_assert_eq(grader_roster_read(scratch("roster.csv"), &r, &err), -1, "case %zu", i);
+        cr_assert_not_null(strstr(err.msg, cases[i].message), "case %zu: %s", i, err.msg);
+    }
+}
+
 /* ---- results.json --------------------------------------------------------------------------- */
 TestSuite(results_json, .init = scratch_init, .fini = scratch_fini);
 
@@ -490,7 +547,7 @@ Test(write_all, writes_every_file_inside_out_dir_and_leaves_no_temporaries)
     cJSON *entries[] = {a, b};
     tl_error err = {{0}};
     const char *out = scratch("out");
-    cr_assert_eq(grader_write_all(out, entries, 2, "02-tiled", &err), 0, "%s", err.msg);
+    cr_assert_eq(grader_write_all(out, entries, 2, "02-tiled", NULL, &err), 0, "%s", err.msg);
     const char *want[] = {"out/gradebook.csv", "out/report.html", "out/results/alice/results.json",
                           "out/feedback/alice.txt", "out/results/id-2e2e2f6576696c/results.json",
                           "out/feedback/id-2e2e2f6576696c.txt"};
@@ -503,7 +560,7 @@ Test(write_all, writes_every_file_inside_out_dir_and_leaves_no_temporaries)
     cr_assert_neq(stat(scratch("out/evil.txt"), &st), 0);
     cr_assert_neq(stat(scratch("out/evil"), &st), 0);
     /* Rewriting replaces the files in place, still with no temporary left behind. */
-    cr_assert_eq(grader_write_all(out, entries, 2, "02-tiled", &err), 0, "%s", err.msg);
+    cr_assert_eq(grader_write_all(out, entries, 2, "02-tiled", NULL, &err), 0, "%s", err.msg);
     cr_assert_eq(count_named(g_dir, ".tmp"), 0);
     cJSON_Delete(a);
     cJSON_Delete(b);
@@ -569,7 +626,7 @@ Test(write_all, hostile_ids_and_output_are_made_inert)
     }
     tl_error err = {{0}};
     const char *out = scratch("out");
-    cr_assert_eq(grader_write_all(out, entries, N, "02-tiled", &err), 0, "%s", err.msg);
+    cr_assert_eq(grader_write_all(out, entries, N, "02-tiled", NULL, &err), 0, "%s", err.msg);
     char *csv = slurp(scratch("out/gradebook.csv"));
     cr_assert_not_null(csv);
     cr_expect(!has_byte(csv, 0x1b), "an escape byte in the gradebook");
@@ -615,7 +672,7 @@ Test(write_all, hostile_ids_and_output_are_made_inert)
     free(html);
     /* The same id twice is refused, naming it inertly, before anything is written. */
     cJSON *twice[] = {entries[0], entries[1], entries[0]};
-    cr_expect_eq(grader_write_all(scratch("out2"), twice, 3, "02-tiled", &err), -1);
+    cr_expect_eq(grader_write_all(scratch("out2"), twice, 3, "02-tiled", NULL, &err), -1);
     cr_expect_not_null(strstr(err.msg, "\"esc\\x1b[31mred\" and \"esc\\x1b[31mred\""), "%s",
                        err.msg);
     cr_expect(!has_byte(err.msg, 0x1b));
