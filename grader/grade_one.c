@@ -328,9 +328,20 @@ void grade_one(const grade_context *c, const submission *s, int slot)
     } else {
         failed = run_static_checks(c, s, &p, ok, checks);
     }
-    char detail[256];
-    snprintf(detail, sizeof detail, "%d of %d static checks failed", failed,
-             cJSON_GetArraySize(checks));
+    /* Which checks failed, and where: the item's output is what Gradescope shows the student. */
+    char detail[900];
+    int len = snprintf(detail, sizeof detail, "%d of %d static checks failed", failed,
+                       cJSON_GetArraySize(checks));
+    const cJSON *chk;
+    cJSON_ArrayForEach(chk, checks) {
+        const cJSON *okj = cJSON_GetObjectItem(chk, "ok");
+        const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(chk, "name"));
+        const char *why = cJSON_GetStringValue(cJSON_GetObjectItem(chk, "detail"));
+        if (cJSON_IsTrue(okj) || !name || len < 0 || (size_t)len >= sizeof detail)
+            continue;
+        len += snprintf(detail + len, sizeof detail - (size_t)len, "; %s%s%.200s", name,
+                        why && *why ? ": " : "", why ? why : "");
+    }
     cJSON_AddItemToArray(items, item("static checks", failed ? 0 : r->statics, r->statics, !failed,
                                      "visible", failed ? detail : "all passed"));
     /* Capture once, for every shape the replays will need. */

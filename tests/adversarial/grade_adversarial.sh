@@ -83,6 +83,8 @@ never_pass="$bad $bad $bad $bad"
 expect alice_control 10 10 "$(all pass)" yes
 expect fake_timing 10 0 "$(all pass)" yes
 grep -q 'fopen()/open() (helper.h:' "$(journal fake_timing)" || fail "fake_timing: the forbidden call must be found in helper.h"
+grep -q 'static checks failed; no forbidden libraries or calls: fopen()/open() (helper.h:[0-9]*)' \
+  "$out/results/fake_timing/results.json" || fail "fake_timing: results.json must say which check failed, and where"
 # Its host loop at the 2048^3 performance size outlasts the capture's time limit; at smaller
 # performance sizes the copy of its host-computed P is refused ('host memory that is not an
 # input'). Either way nothing is believed.
