@@ -241,30 +241,35 @@ static uint64_t f64_op(const ptx_insn *in, uint64_t ra, uint64_t rb, uint64_t rc
     return bits64(r);
 }
 
+bool ptx_compare_float(int cmp, double x, double y)
+{
+    bool unordered = isnan(x) || isnan(y);
+    switch (cmp) {
+    case CMP_EQ: return !unordered && x == y;
+    case CMP_NE: return !unordered && x != y;
+    case CMP_LT: return !unordered && x < y;
+    case CMP_LE: return !unordered && x <= y;
+    case CMP_GT: return !unordered && x > y;
+    case CMP_GE: return !unordered && x >= y;
+    case CMP_EQU: return unordered || x == y;
+    case CMP_NEU: return unordered || x != y;
+    case CMP_LTU: return unordered || x < y;
+    case CMP_LEU: return unordered || x <= y;
+    case CMP_GTU: return unordered || x > y;
+    case CMP_GEU: return unordered || x >= y;
+    case CMP_NUM: return !unordered;
+    case CMP_NAN: return unordered;
+    default: return false;
+    }
+}
+
 static bool compare(const ptx_insn *in, uint64_t a, uint64_t b)
 {
     ptx_type t = (ptx_type)in->type;
     unsigned n = ty_bytes(t);
     if (ty_is_float(t)) {
         double x = t == TY_F32 ? f32(a) : f64(a), y = t == TY_F32 ? f32(b) : f64(b);
-        bool unordered = isnan(x) || isnan(y);
-        switch (in->cmp) {
-        case CMP_EQ: return !unordered && x == y;
-        case CMP_NE: return !unordered && x != y;
-        case CMP_LT: return !unordered && x < y;
-        case CMP_LE: return !unordered && x <= y;
-        case CMP_GT: return !unordered && x > y;
-        case CMP_GE: return !unordered && x >= y;
-        case CMP_EQU: return unordered || x == y;
-        case CMP_NEU: return unordered || x != y;
-        case CMP_LTU: return unordered || x < y;
-        case CMP_LEU: return unordered || x <= y;
-        case CMP_GTU: return unordered || x > y;
-        case CMP_GEU: return unordered || x >= y;
-        case CMP_NUM: return !unordered;
-        case CMP_NAN: return unordered;
-        default: return false;
-        }
+        return ptx_compare_float(in->cmp, x, y);
     }
     int64_t sx = sval(a, n), sy = sval(b, n);
     uint64_t ux = uval(a, n), uy = uval(b, n);

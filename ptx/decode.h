@@ -25,6 +25,8 @@ int ptx_type_from_directive(const char *word);
  * carries, half precision, the H100's approximate instructions): alu.c's rule, which the
  * parser records as MOD_ALU_SPECIAL so that the common case costs one test. */
 bool ptx_alu_special(const ptx_insn *in);
+/* setp's comparison `cmp` (CMP_*) of two floating-point values, NaNs as the ISA orders them. */
+bool ptx_compare_float(int cmp, double x, double y);
 /* A ptx_type's name as PTX writes it (without the dot): "f16", "u32", ...; "?" for none. */
 const char *ptx_type_name(int type);
 

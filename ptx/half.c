@@ -175,28 +175,6 @@ static uint16_t relu(uint16_t h, const half_format *f)
     return is_nan(h, f) ? CANONICAL_NAN16 : (h & HALF_SIGN) ? 0 : h;
 }
 
-static bool compare(int cmp, double x, double y)
-{
-    bool unordered = isnan(x) || isnan(y);
-    switch (cmp) {
-    case CMP_EQ: return !unordered && x == y;
-    case CMP_NE: return !unordered && x != y;
-    case CMP_LT: return !unordered && x < y;
-    case CMP_LE: return !unordered && x <= y;
-    case CMP_GT: return !unordered && x > y;
-    case CMP_GE: return !unordered && x >= y;
-    case CMP_EQU: return unordered || x == y;
-    case CMP_NEU: return unordered || x != y;
-    case CMP_LTU: return unordered || x < y;
-    case CMP_LEU: return unordered || x <= y;
-    case CMP_GTU: return unordered || x > y;
-    case CMP_GEU: return unordered || x >= y;
-    case CMP_NUM: return !unordered;
-    case CMP_NAN: return unordered;
-    default: return false;
-    }
-}
-
 /* setp's and set's optional boolean operation with the predicate c. */
 static bool combine(int how, bool t, uint64_t c)
 {
@@ -214,7 +192,7 @@ static bool half_compare(const ptx_insn *in, const half_format *f, uint16_t a, u
         a = flush(a, f);
         b = flush(b, f);
     }
-    return compare(in->cmp, to_double(a, f), to_double(b, f));
+    return ptx_compare_float(in->cmp, to_double(a, f), to_double(b, f));
 }
 
 /* min and max: the other input where one is NaN (.NaN: NaN), and -0 below +0. */
