@@ -38,6 +38,7 @@ void grade_key(const grade_context *c, const submission *s, char *out, size_t si
     h ^= c->datasets_hash * UINT64_C(0x9e3779b97f4a7c15);
     h ^= (c->perf.seed + (uint64_t)c->perf.size.m * 31 + (uint64_t)c->perf.size.n) * 0x100000001b3u;
     h ^= c->o->backend == RUNNER_CPU ? 0x5bd1e995u : 0;
+    h ^= (uint64_t)GRADE_RULES_VERSION * UINT64_C(0xc2b2ae3d27d4eb4f);
     snprintf(out, size, "%016" PRIx64, h);
 }
 
@@ -203,11 +204,16 @@ static runner_prediction predict(const grade_context *c, const runner_config *cf
  * barrier makes a kernel faster, and its speed would be the race's. */
 static cJSON *performance(const grade_context *c, const runner_config *cfg,
                           const runner_program *p, const runner_capture *cap, bool captured,
-                          tl_verdict not_run, const char *unsafe, cJSON *e)
+                          tl_verdict not_run, const char *unsafe, int passed, cJSON *e)
 {
+    /* Speed counts only where the kernel is right: the points are scaled by the share of the
+     * graded datasets that passed, so a kernel fast at the performance size but wrong on the
+     * small or odd sizes earns nothing (and is not timed when none passed). */
+    double pass_share = c->nds ? (double)passed / c->nds : 1;
     const rubric *r = &c->r;
     double student_ms = 0;
     char detail[900] = "";
+    int len = 0;
     runner_prediction predicted = {0};
     runner_result res;
     memset(&res, 0, sizeof res);
@@ -217,6 +223,9 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
         res.verdict = TL_VERDICT_UNSAFE;
         snprintf(res.detail, sizeof res.detail, "not timed: the safety checks found %.700s",
                  unsafe);
+    } else if (captured && passed == 0) {
+        res.verdict = TL_VERDICT_WRONG;
+        snprintf(res.detail, sizeof res.detail, "not timed: no graded dataset passed");
     } else if (captured && c->o->backend == RUNNER_CPU) {
         predicted = predict(c, cfg, p, cap, &res, &student_ms);
     } else if (captured) {
@@ -236,9 +245,7 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
     cJSON *perf = cJSON_AddObjectToObject(e, "performance");
     cJSON_AddNumberToObject(perf, "student_ms", student_ms);
     cJSON_AddNumberToObject(perf, "reference_ms", c->reference_ms);
-    cJSON_AddNumberToObject(perf, "cublas_ms", 0);
     cJSON_AddNumberToObject(perf, "ratio", ratio);
-    cJSON_AddBoolToObject(perf, "implausible", false);
     cJSON_AddBoolToObject(perf, "predicted", c->o->backend == RUNNER_CPU);
     if (predicted.ok)
         cJSON_AddStringToObject(perf, "bound", pm_bound_name(predicted.bound));
@@ -247,21 +254,25 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
     add_text(perf, "detail", captured ? res.detail : "not run");
     cJSON_AddNumberToObject(perf, "runs_checked", res.calls[CAPLOG_CALL_LAUNCH].runs_checked);
     if (student_ms > 0 && predicted.ok)
-        snprintf(detail, sizeof detail, "predicted for an H100 by the performance model (CPU "
+        len = snprintf(detail, sizeof detail, "predicted for an H100 by the performance model (CPU "
                  "backend): %.2fx the reference's speed at %s (%.3f ms against %.3f ms; bound "
                  "by %s)", ratio, size, student_ms, c->reference_ms,
                  pm_bound_name(predicted.bound));
     else if (student_ms > 0)
-        snprintf(detail, sizeof detail, "%.2fx the reference's speed on a %s dataset made for "
+        len = snprintf(detail, sizeof detail, "%.2fx the reference's speed on a %s dataset made for "
                  "this grading (%d timed runs, every result checked)", ratio, size,
                  res.calls[CAPLOG_CALL_LAUNCH].ms.n);
     else
         snprintf(detail, sizeof detail, "no points: on the %s dataset made for this grading the "
                  "result was %s%s%.600s", size, tl_verdict_name(res.verdict),
                  res.detail[0] ? ": " : "", res.detail);
+    if (student_ms > 0 && passed < c->nds && len > 0 && (size_t)len < sizeof detail)
+        snprintf(detail + len, sizeof detail - (size_t)len, "; scaled by the %d of %d graded "
+                 "datasets that passed", passed, c->nds);
     runner_result_free(&res);
-    return item("performance", student_ms > 0 ? r->performance * frac : 0, r->performance,
-                frac >= 1, "visible", detail);
+    double score = student_ms > 0 ? r->performance * frac * pass_share : 0;
+    return item("performance", score, r->performance, frac >= 1 && passed == c->nds, "visible",
+                detail);
 }
 
 void grade_one(const grade_context *c, const submission *s, int slot)
@@ -371,7 +382,11 @@ void grade_one(const grade_context *c, const submission *s, int slot)
     bool replayable = have_capture && captured.verdict == TL_VERDICT_PASS;
     /* Datasets: checked, not timed. */
     cJSON *dsets = cJSON_AddArrayToObject(e, "datasets");
-    double per = c->nds ? r->datasets / c->nds : 0;
+    /* Each dataset's share in whole hundredths, the remainder spread over the first ones, so
+     * the shares add up to the rubric's points exactly (60 over 11: 5.46 x 6 + 5.45 x 5). */
+    long cents = lround(r->datasets * 100), base = c->nds ? cents / c->nds : 0;
+    long extra = c->nds ? cents % c->nds : 0;
+    int passed = 0;
     char unsafe[800] = "";
     for (int i = 0; i < c->nds; i++) {
         const grade_dataset *d = &c->ds[i];
@@ -382,6 +397,8 @@ void grade_one(const grade_context *c, const submission *s, int slot)
         if (replayable && replay_dataset(&cfg, &p, &cap, o->lab, d, &res) != 0)
             res.verdict = TL_VERDICT_ERROR;
         bool pass = res.verdict == TL_VERDICT_PASS;
+        double per = (double)(base + (i < extra)) / 100;
+        passed += pass;
         if (res.verdict == TL_VERDICT_UNSAFE && !unsafe[0])
             snprintf(unsafe, sizeof unsafe, "%.700s on dataset %.64s", res.detail, d->name);
         cJSON_AddItemToArray(dsets, dataset_json(d, res.verdict, res.detail, res.kernel_output));
@@ -394,7 +411,7 @@ void grade_one(const grade_context *c, const submission *s, int slot)
         runner_result_free(&res);
     }
     cJSON_AddItemToArray(items, performance(c, &cfg, &p, &cap, replayable, captured.verdict,
-                                                 unsafe[0] ? unsafe : NULL, e));
+                                                 unsafe[0] ? unsafe : NULL, passed, e));
     if (have_capture)
         runner_capture_free(&cap);
     runner_outcome_free(&built);

@@ -7,6 +7,9 @@
 #include "roster.h"
 
 #define GRADE_MAX_DATASETS 128
+/* The scoring rules' version, part of every journal key: bump it when how points are given
+ * changes, so a resumed grading regrades the entries the old rules scored. */
+#define GRADE_RULES_VERSION 2
 
 typedef struct grade_dataset {
     char path[PATH_MAX];

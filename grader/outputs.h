@@ -43,7 +43,7 @@ int grader_write_results_json(const char *path, const cJSON *entry, tl_error *er
  * covers the visible items only, since the full total would give the hidden ones away), the
  * build messages when the build failed, the static checks, one line per dataset (verdict,
  * kernel time, GFLOP/s, and the detail and stderr of a failure), the performance ratio with its
- * flags (predicted time, implausible). A hidden dataset is shown only as "hidden" unless its
+ * flags (predicted time). A hidden dataset is shown only as "hidden" unless its
  * score item ("hidden dataset NAME (SIZE)") is "visible". */
 int grader_write_feedback(const char *path, const cJSON *entry, tl_error *err);
 

@@ -114,8 +114,6 @@ static void report_table(FILE *f, cJSON *const *entries, const keyed *order, int
             fputs("<span class=\"flag\">static check failed</span> ", f);
         if (entry_predicted(e))
             fputs("<span class=\"flag\">predicted time</span> ", f);
-        if (cJSON_IsTrue(entry_field(entry_field(e, "performance"), "implausible")))
-            fputs("<span class=\"flag\">implausible \u2014 under review</span>", f);
         fputs("</td></tr>\n", f);
     }
     fputs("</tbody></table></section>\n", f);

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Compares the correctness points of two gradings of the same class (e.g. one on a GPU, one on
-# the CPU backend): every gradebook column but total, max and performance, student by student.
-# Prints a table; exit status 0 when every student's correctness points are the same in both.
+# Compares two gradings of the same class (e.g. one on a GPU, one on the CPU backend): the
+# correctness points (every gradebook column but total, max and performance) student by
+# student, and the order the performance points put the students in. Prints a table; exit
+# status 0 when every student's correctness points are the same in both and no two students'
+# performance points are ordered the other way round (by more than half a point each).
 #   tools/compare-grades.sh GRADEBOOK_A GRADEBOOK_B [LABEL_A LABEL_B]
 set -u
 if [ $# -lt 2 ] || [ "${1:-}" = --help ]; then
-  sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
   [ "${1:-}" = --help ]; exit $?
 fi
 a="$1" b="$2" la="${3:-A}" lb="${4:-B}"
@@ -38,4 +40,15 @@ join -t $'\t' -a 1 -a 2 -e missing -o 0,1.2,1.3,2.2,2.3 <(points "$a") <(points 
   BEGIN { printf "%-20s %12s %12s %6s %10s %10s\n", "student", "correct " la, "correct " lb, "same", "perf " la, "perf " lb }
   { same = $2 == $4 ? "yes" : "NO"; if (same == "NO") differ++
     printf "%-20s %12s %12s %6s %10s %10s\n", $1, $2, $4, same, $3, $5 }
-  END { printf "%d student(s), %d with different correctness points\n", NR, differ; exit differ > 0 }'
+  { n++; who[n] = $1; pa[n] = $3; pb[n] = $5 }
+  END { printf "%d student(s), %d with different correctness points\n", NR, differ
+        # Performance order: a pair is discordant when one grading puts x ahead of y by more
+        # than half a point and the other puts y ahead of x by more than half a point.
+        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) {
+          if (pa[i] == "missing" || pb[i] == "missing" || pa[j] == "missing" || pb[j] == "missing") continue
+          da = pa[i] - pa[j]; db = pb[i] - pb[j]; pairs++
+          if ((da > 0.5 && db < -0.5) || (da < -0.5 && db > 0.5)) {
+            printf "performance order differs: %s puts %s %s %s, %s the other way round\n", la, who[i], (pa[i] > pa[j] ? "ahead of" : "behind"), who[j], lb
+            discord++ } }
+        printf "performance points: %d pair(s) of students, %d ranked the other way round\n", pairs, discord
+        exit differ > 0 || discord > 0 }'

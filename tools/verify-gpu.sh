@@ -2,8 +2,9 @@
 # The kit's checks on a GPU machine, in one go, with a log of everything:
 #   1. the GPU, CLI, lab, libwb and CPU-backend tests (ctest);
 #   2. the example class graded on the GPU, with hidden datasets of sizes that are not tile
-#      multiples, and the adversarial class (tests/adversarial) graded on the GPU; both graded
-#      on the CPU backend too, and their correctness points compared (tools/compare-grades.sh);
+#      multiples, lab 03's class, and the adversarial class (tests/adversarial) graded on the
+#      GPU; each graded on the CPU backend too, and the two gradings compared
+#      (tools/compare-grades.sh: correctness points and the order of performance points);
 #   3. bench labs at SIZE: each reference solution timed directly and through the replayer.
 #   tools/verify-gpu.sh [OUTDIR] [SIZE]        (default: build/verify-gpu, 2048)
 # Debian packages the machine lacks can be put as .deb files in .deps/ (bubblewrap, libcjson1,
@@ -42,6 +43,20 @@ tail -2 "$OUT/example.err"
   --jobs 8 --out "$OUT/example-cpu" 2>"$OUT/example-cpu.err" || status=1
 step "the example class: correctness points, GPU against CPU backend"
 tools/compare-grades.sh "$OUT/example/gradebook.csv" "$OUT/example-cpu/gradebook.csv" gpu cpu || status=1
+
+step "lab 03's class on the GPU and on the CPU backend"
+rm -rf "$OUT/lab03" "$OUT/lab03-cpu"
+"$CLI" grade examples/submissions/03-arbitrary --lab 03 --backend gpu --timeout 10 --jobs 4 \
+  --perf-size "$SIZE" --out "$OUT/lab03" 2>"$OUT/lab03.err" || status=1
+"$CLI" grade examples/submissions/03-arbitrary --lab 03 --backend cpu --timeout 20 --jobs 8 \
+  --out "$OUT/lab03-cpu" 2>"$OUT/lab03-cpu.err" || status=1
+tools/compare-grades.sh "$OUT/lab03/gradebook.csv" "$OUT/lab03-cpu/gradebook.csv" gpu cpu || status=1
+# each kernel's time at the performance size: measured on the GPU, predicted on the CPU backend
+for f in "$OUT"/lab03/journal/*.json; do
+  s="$(basename "$f" .json)"
+  printf '%-6s gpu %-10s cpu %s\n' "$s" "$(grep -o '"student_ms":[^,]*' "$f" | tr -dc '0-9.')" \
+    "$(grep -o '"student_ms":[^,]*' "$OUT/lab03-cpu/journal/$s.json" | tr -dc '0-9.')"
+done
 
 if [ -x tests/adversarial/grade_adversarial.sh ]; then
   step "the adversarial class on the GPU"

@@ -11,7 +11,7 @@ class="$root/examples/submissions/02-tiled"
 cli_grade() { "$cli" grade "$@" --backend cpu; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 col() { # col FILE STUDENT COLUMN-NAME: a gradebook cell
-  awk -F, -v s="$2" -v c="$3" 'NR==1 { for (i = 1; i <= NF; i++) if ($i == c) k = i } $1 == s { print $k }' "$1"
+  awk -F, -v s="$2" -v c="$3" '{ sub(/\r$/, "") } NR==1 { for (i = 1; i <= NF; i++) if ($i == c) k = i } $1 == s { print $k }' "$1"
 }
 verdicts() { # verdicts STUDENT: the verdicts of its datasets, in order
   awk '/"datasets":/ { on = 1 } /"performance":/ { on = 0 } on' "$work/out/journal/$1.json" |
@@ -71,6 +71,37 @@ example_class)
   grep -q '"visibility":[[:space:]]*"after_due_date"' "$work/out/results/alice/results.json" \
     || fail "hidden tests keep the rubric's visibility"
   [ -s "$work/out/report.html" ] && [ -s "$work/out/feedback/alice.txt" ] || fail "report/feedback"
+  ;;
+lab03_class)
+  # Lab 03's class (examples/submissions/03-arbitrary): eleven datasets (ten shipped, the
+  # safety one), so the shares are whole hundredths adding up to 60, and speed only counts
+  # where the kernel is right.
+  cli_grade "$root/examples/submissions/03-arbitrary" --lab 03 --out "$work/out" --timeout 20 \
+    --jobs 2 --quiet >"$work/stdout" 2>"$work/stderr" || { cat "$work/stderr"; fail "grade exited $?"; }
+  gb="$work/out/gradebook.csv"
+  for s in ana fay; do
+    [ "$(col "$gb" $s total)" = 100 ] || fail "$s: a correct, fast kernel must get 100, got $(col "$gb" $s total)"
+  done
+  [ "$(col "$gb" ana 'dataset 0 (1x1x1)')" = 5.46 ] && [ "$(col "$gb" ana 'dataset 9 (257x257x257)')" = 5.45 ] \
+    || fail "the dataset shares: $(col "$gb" ana 'dataset 0 (1x1x1)') and $(col "$gb" ana 'dataset 9 (257x257x257)')"
+  for s in ben cleo dan; do
+    verdicts $s | grep -q '^unsafe unsafe unsafe' || fail "$s: $(verdicts $s)"
+  done
+  grep -q 'out-of-bounds global access at template.cu:2[12]' "$work/out/journal/ben.json" || fail "ben: the read's line"
+  grep -q 'barrier divergence at template.cu:' "$work/out/journal/cleo.json" || fail "cleo: the barrier"
+  # gus is right only where Width is a multiple of 16 (2048, the performance size): no speed points
+  [ "$(verdicts gus | grep -o pass | wc -l)" = 0 ] || fail "gus: $(verdicts gus)"
+  [ "$(col "$gb" gus performance)" = 0 ] || fail "gus: performance points for a kernel that passed nothing"
+  grep -q 'not timed: no graded dataset passed' "$work/out/journal/gus.json" || fail "gus: why not timed"
+  # ida's race needs two phases: widths 1, 2 and 15 pass, the rest are unsafe, no speed points
+  [ "$(verdicts ida)" = "pass pass pass unsafe unsafe unsafe unsafe unsafe unsafe unsafe unsafe " ] \
+    || fail "ida: $(verdicts ida)"
+  [ "$(col "$gb" ida performance)" = 0 ] || fail "ida: timed although unsafe"
+  # the model ranks the correct kernels as an H100 does: 32x32 and 16x16 tiles, then 8x8, naive, transposed
+  perf() { col "$gb" "$1" performance; }
+  awk -v f="$(perf fay)" -v a="$(perf ana)" -v j="$(perf jon)" -v h="$(perf hal)" \
+    'BEGIN { exit !(f >= a && a > j && j > h && h > 0) }' \
+    || fail "performance order: fay $(perf fay) ana $(perf ana) jon $(perf jon) hal $(perf hal)"
   ;;
 bad_roster)
   # A malformed roster stops the grader before it grades anyone: one line naming file and line.

@@ -107,7 +107,7 @@ static const char *const ENTRY =
     "   \"detail\": \"FAIL: SECRET-DETAIL\", \"kernel_ms\": 3.5, \"gflops\": 300,"
     "   \"stdout\": \"\", \"stderr\": \"SECRET-STDERR\"}],"
     " \"performance\": {\"student_ms\": 1.3, \"reference_ms\": 1.1, \"ratio\": 0.85,"
-    "   \"implausible\": false, \"predicted\": false, \"dataset\": \"1\"},"
+    "   \"predicted\": false, \"dataset\": \"1\"},"
     " \"score\": {\"total\": 87.5, \"max\": 100, \"items\": ["
     "  {\"name\": \"compile\", \"score\": 10, \"max_score\": 10, \"status\": \"passed\","
     "   \"visibility\": \"visible\", \"output\": \"builds\"},"
@@ -444,19 +444,16 @@ Test(feedback, shows_build_messages_only_when_the_build_failed)
     cJSON_Delete(e);
 }
 
-Test(feedback, marks_predicted_and_implausible_timings)
+Test(feedback, marks_predicted_timings)
 {
     cJSON *e = entry("alice", 87.5);
     char *text = feedback_of(e);
     cr_assert_null(strstr(text, "predicted"), "%s", text);
-    cr_assert_null(strstr(text, "implausible"), "%s", text);
     free(text);
     cJSON *perf = cJSON_GetObjectItem(e, "performance");
     cJSON_ReplaceItemInObject(perf, "predicted", cJSON_CreateTrue());
-    cJSON_ReplaceItemInObject(perf, "implausible", cJSON_CreateTrue());
     text = feedback_of(e);
     cr_assert_not_null(strstr(text, "predicted for an H100 by the performance model"), "%s", text);
-    cr_assert_not_null(strstr(text, "implausible \u2014 under review"), "%s", text);
     free(text);
     cJSON_Delete(e);
 }

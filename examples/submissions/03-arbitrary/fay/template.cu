@@ -1,0 +1,36 @@
+// Example submission (fay): a correct tiled kernel with 32 x 32 tiles (1024 threads per block)
+// instead of 16 x 16: half the global loads per multiply-add, but fewer blocks per SM.
+// Expected: builds, passes the static checks and every dataset; near the reference's speed.
+#include "lab.h"
+
+#define TILE_WIDTH 32
+
+__global__ void MatrixMulKernel(const float *M, const float *N, float *P, int Width)
+{
+    __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
+    __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int Row = blockIdx.y * TILE_WIDTH + ty;
+    int Col = blockIdx.x * TILE_WIDTH + tx;
+    float Pvalue = 0;
+    for (int ph = 0; ph < (Width + TILE_WIDTH - 1) / TILE_WIDTH; ++ph) {
+        int mCol = ph * TILE_WIDTH + tx, nRow = ph * TILE_WIDTH + ty;
+        Mds[ty][tx] = (Row < Width && mCol < Width) ? M[Row * Width + mCol] : 0.0f;
+        Nds[ty][tx] = (nRow < Width && Col < Width) ? N[nRow * Width + Col] : 0.0f;
+        __syncthreads();
+        for (int k = 0; k < TILE_WIDTH; ++k)
+            Pvalue += Mds[ty][k] * Nds[k][tx];
+        __syncthreads();
+    }
+    if (Row < Width && Col < Width)
+        P[Row * Width + Col] = Pvalue;
+}
+
+void launch_matmul(const float *M, const float *N, float *P, int j, int k, int l)
+{
+    (void)j, (void)l;
+    int Width = k;
+    dim3 block(TILE_WIDTH, TILE_WIDTH);
+    dim3 grid((Width + TILE_WIDTH - 1) / TILE_WIDTH, (Width + TILE_WIDTH - 1) / TILE_WIDTH);
+    MatrixMulKernel<<<grid, block>>>(M, N, P, Width);
+}
