@@ -233,38 +233,51 @@ static bool touch(sector_set *t, uint64_t block, uint64_t sector)
     return true;
 }
 
-/* 32 banks of 4-byte words: a warp's request takes as many passes (wavefronts) as the bank
- * with the most distinct words needs; lanes reading the same word share it (broadcast). */
-/* 32 banks of 4-byte words: the passes (wavefronts) a warp's shared request takes, and the
- * fewest it could take; *ways gets the busiest bank's count of distinct words. */
+/* 32 banks of 4-byte words. A request of 4-byte words takes as many passes (wavefronts) as
+ * the bank with the most distinct words needs; lanes reading the same word share it
+ * (broadcast). A 64-bit request is served a half-warp at a time and a 128-bit one a
+ * quarter-warp at a time, each part with its own passes: lanes conflict only within their part.
+ * Returns the passes; *minimum gets the fewest it could take (one per part, and one per 128
+ * bytes of 4-byte words), *ways_out the busiest bank's count of distinct words in any part. */
 static uint32_t shared_passes(const uint64_t *addr, uint32_t mask, unsigned size,
                               uint32_t *minimum, uint32_t *ways_out)
 {
-    uint64_t words[32 * 4];
-    int n = 0;
     unsigned per_lane = size >= 4 ? size / 4 : 1;
-    for (int lane = 0; lane < 32; lane++)
-        if (mask >> lane & 1)
-            for (unsigned k = 0; k < per_lane && n < 128; k++)
-                words[n++] = addr[lane] / 4 + k;
-    uint32_t ways = 0;
-    for (int bank = 0; bank < 32; bank++) {
-        uint32_t distinct = 0;
-        for (int i = 0; i < n; i++) {
-            if (words[i] % 32 != (uint64_t)bank)
-                continue;
-            bool seen = false;
-            for (int j = 0; j < i && !seen; j++)
-                seen = words[j] == words[i];
-            distinct += !seen;
+    int part_lanes = per_lane >= 4 ? PTX_WARP_SIZE / 4 : per_lane == 2 ? PTX_WARP_SIZE / 2 : PTX_WARP_SIZE;
+    uint32_t passes = 0, least = 0, ways = 0;
+    for (int first = 0; first < PTX_WARP_SIZE; first += part_lanes) {
+        uint64_t words[PTX_WARP_SIZE * 4];
+        int n = 0;
+        for (int lane = first; lane < first + part_lanes; lane++)
+            if (mask >> lane & 1)
+                for (unsigned k = 0; k < per_lane && n < PTX_WARP_SIZE * 4; k++)
+                    words[n++] = addr[lane] / 4 + k;
+        if (n == 0)
+            continue;
+        uint32_t part_ways = 0;
+        for (int bank = 0; bank < PTX_SHARED_BANKS; bank++) {
+            uint32_t distinct = 0;
+            for (int i = 0; i < n; i++) {
+                if (words[i] % PTX_SHARED_BANKS != (uint64_t)bank)
+                    continue;
+                bool seen = false;
+                for (int j = 0; j < i && !seen; j++)
+                    seen = words[j] == words[i];
+                distinct += !seen;
+            }
+            if (distinct > part_ways)
+                part_ways = distinct;
         }
-        if (distinct > ways)
-            ways = distinct;
+        /* More than 128 bytes needs more than one pass even without conflicts. */
+        uint32_t part_min = (uint32_t)((n * 4 + 127) / 128);
+        least += part_min;
+        passes += part_ways > part_min ? part_ways : part_min;
+        if (part_ways > ways)
+            ways = part_ways;
     }
-    /* A request of more than 128 bytes needs more than one pass even without conflicts. */
-    *minimum = (uint32_t)((n * 4 + 127) / 128);
+    *minimum = least;
     *ways_out = ways;
-    return ways > *minimum ? ways : *minimum;
+    return passes;
 }
 
 /* The distinct 32-byte sectors of a warp's global request (at most 64 kept). */

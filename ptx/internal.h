@@ -156,6 +156,8 @@ typedef struct ptx_param {
 } ptx_param;
 
 #define PTX_MAX_CALL_ARGS 32
+#define PTX_WARP_SIZE 32      /* lanes per warp */
+#define PTX_SHARED_BANKS 32   /* 4-byte banks of shared memory */
 
 /* Bytes to copy within a thread's local memory, from one offset to another. */
 typedef struct ptx_copy {

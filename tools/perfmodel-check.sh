@@ -27,6 +27,9 @@ row sol04 04 --solution
 row sol05 05 --solution
 row alice 02 --source "$ROOT/examples/submissions/02-tiled/alice/template.cu"
 row bob 02 --source "$ROOT/examples/submissions/02-tiled/bob/template.cu"
+for s in ana eve fay hal jon; do
+  row "$s" 03 --source "$ROOT/examples/submissions/03-arbitrary/$s/template.cu"
+done
 
 # ---- SGEMM_CUDA 1-12 at 2048^3 on the CPU backend, 8 blocks of each launch -------------------
 corpus="${CORPUS:-$ROOT/.corpus}"
@@ -63,6 +66,11 @@ table = [
      labs['05-bank-conflicts baseline (conflicting)']),
     ('example class alice', pred('alice'), labs['example class alice (tiled, guarded)']),
     ('example class bob', pred('bob'), labs['example class bob (naive)']),
+    ('lab 03 class ana (tiled 16x16)', pred('ana'), labs['lab 03 class ana (tiled 16x16)']),
+    ('lab 03 class eve (naive)', pred('eve'), labs['lab 03 class eve (naive)']),
+    ('lab 03 class fay (tiled 32x32)', pred('fay'), labs['lab 03 class fay (tiled 32x32)']),
+    ('lab 03 class hal (indices swapped)', pred('hal'), labs['lab 03 class hal (indices swapped)']),
+    ('lab 03 class jon (tiled 8x8)', pred('jon'), labs['lab 03 class jon (tiled 8x8)']),
 ]
 sg = os.path.join(work, 'sgemm-pred.json')
 measured = {r[0]: float(r[4]) for r in rows(os.path.join(cal, 'h100-sgemm-cuda.tsv'))[1:]}
