@@ -208,8 +208,26 @@ int grader_write_results_json(const char *path, const cJSON *entry, tl_error *er
                        cJSON_IsBool(ok) ? (cJSON_IsTrue(ok) ? "ok" : "failed") : "unknown",
                        st.passed, st.total);
     if (ratio > 0 && len > 0 && (size_t)len < sizeof out)
-        snprintf(out + len, sizeof out - (size_t)len, " Speed %.2fx the reference's%s.", ratio,
-                 entry_predicted(entry) ? " (predicted for an H100 on the CPU backend)" : "");
+        len += snprintf(out + len, sizeof out - (size_t)len, " Speed %.2fx the reference's%s.",
+                        ratio, entry_predicted(entry)
+                                   ? " (predicted for an H100 on the CPU backend)" : "");
+    /* Gradescope shows the total at once, whatever the tests' visibility: say how much of it
+     * comes from tests the student cannot see yet, so a visible total is never a puzzle. */
+    int hidden = 0;
+    double hidden_score = 0, hidden_max = 0, v;
+    cJSON_ArrayForEach(it, entry_field(score, "items")) {
+        const char *vis = entry_str(it, "visibility");
+        if (!vis || strcmp(vis, "visible") == 0)
+            continue;
+        hidden++;
+        hidden_score += entry_num(it, "score", &v) ? v : 0;
+        hidden_max += entry_num(it, "max_score", &v) ? v : 0;
+    }
+    if (len > 0 && (size_t)len < sizeof out)
+        snprintf(out + len, sizeof out - (size_t)len, hidden
+                 ? " The total includes %d hidden test(s): %s of %s points not shown to you here."
+                 : " The total includes no hidden tests.", hidden, out_fmt_num(a, hidden_score),
+                 out_fmt_num(b, hidden_max));
     cJSON_AddStringToObject(root, "output", out);
     cJSON_AddStringToObject(root, "visibility", "visible");
     cJSON *tests = cJSON_AddArrayToObject(root, "tests");

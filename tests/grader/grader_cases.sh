@@ -61,6 +61,10 @@ example_class)
   grep -q 'ivan: opened' "$work/out/journal/ivan.json" && fail "ivan: read a file it must not see"
   [ "$(col "$gb" judy compile)" = 0 ] && [ "$(col "$gb" judy 'static checks')" = 0 ] || fail "judy"
   grep -q 'cuBLAS' "$work/out/journal/judy.json" || fail "judy: cuBLAS not named"
+  # the linker's messages name her file, not the grading machine's folders or intermediate files
+  grep -q "template.cu: undefined reference to .cublasSgemm_v2" "$work/out/journal/judy.json" \
+    || fail "judy: the linker's message"
+  grep -E -q '/out/keep|cudafe1|/usr/bin/ld' "$work/out/journal/judy.json" && fail "judy: server paths in the messages"
   for s in alice judy; do
     r="$work/out/results/$s/results.json"
     for field in '"score"' '"execution_time"' '"output"' '"visibility"' '"tests"' '"leaderboard"' \

@@ -362,6 +362,23 @@ Test(results_json, hidden_items_keep_their_visibility)
     cJSON_Delete(e);
 }
 
+Test(results_json, summary_says_how_much_of_the_total_is_hidden)
+{
+    cJSON *e = entry("alice", 87.5);
+    cJSON *doc = write_and_parse(e);
+    const char *out = cJSON_GetObjectItem(doc, "output")->valuestring;
+    cr_assert_not_null(strstr(out, "includes 1 hidden test(s): 0 of 12 points"), "%s", out);
+    cJSON_Delete(doc);
+    /* Made visible, the same item is no longer counted as hidden. */
+    cJSON *last = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "score"), "items"), 3);
+    cJSON_ReplaceItemInObject(last, "visibility", cJSON_CreateString("visible"));
+    doc = write_and_parse(e);
+    out = cJSON_GetObjectItem(doc, "output")->valuestring;
+    cr_assert_not_null(strstr(out, "includes no hidden tests"), "%s", out);
+    cJSON_Delete(doc);
+    cJSON_Delete(e);
+}
+
 Test(results_json, leaderboard_uses_passing_visible_datasets_and_omits_unknowns)
 {
     cJSON *e = entry("alice", 87.5);
