@@ -14,7 +14,7 @@ set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${1:-$ROOT/build/verify-gpu}"
 SIZE="${2:-2048}"
-mkdir -p "$OUT"
+mkdir -p "$OUT" && OUT="$(cd "$OUT" && pwd)" || exit 2   # absolute: the steps change folders
 cd "$ROOT" || exit 2
 export TILELAB_ROOT="$ROOT"
 status=0
