@@ -13,7 +13,7 @@ typedef struct finding {
     char kernel[128];
     ptx_dim3 block, thread, thread2;
     bool has_thread2;
-    char detail[256];
+    char detail[DIAG_DETAIL_MAX];
 } finding;
 
 /* Counters of one instruction of one entry. */
@@ -107,19 +107,38 @@ static ptx_dim3 thread_of(const block_ctx *b, int tid)
                       (unsigned)tid / (b->block.x * b->block.y)};
 }
 
-void diag_finding(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx_insn *in,
-                  const ptx_insn *in2, int tid, int tid2, const char *detail)
+static finding *known(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx_insn *in,
+                      const ptx_insn *in2)
 {
     int line = in ? in->line : 0, line2 = in2 ? in2->line : 0;
     const char *file = file_of(b->e, in);
-    d->errors++;
     for (int i = 0; i < d->nfindings; i++) {
         finding *f = &d->findings[i];
-        if (f->kind == kind && f->line == line && f->line2 == line2 && strcmp(f->file, file) == 0) {
-            f->count++;
-            return;
-        }
+        if (f->kind == kind && f->line == line && f->line2 == line2 && strcmp(f->file, file) == 0)
+            return f;
     }
+    return NULL;
+}
+
+bool diag_count_known(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx_insn *in,
+                      const ptx_insn *in2)
+{
+    finding *f = known(d, kind, b, in, in2);
+    if (f) {
+        d->errors++;
+        f->count++;
+    }
+    return f != NULL;
+}
+
+void diag_finding(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx_insn *in,
+                  const ptx_insn *in2, int tid, int tid2, const char *detail)
+{
+    if (diag_count_known(d, kind, b, in, in2))
+        return;
+    int line = in ? in->line : 0, line2 = in2 ? in2->line : 0;
+    const char *file = file_of(b->e, in);
+    d->errors++;
     finding *nf = realloc(d->findings, (size_t)(d->nfindings + 1) * sizeof *nf);
     if (!nf)
         return;

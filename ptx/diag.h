@@ -25,6 +25,12 @@ const char *diag_kind_name(diag_kind k);
  * (kind, line, line2); the first one's details are kept. */
 void diag_finding(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx_insn *in,
                   const ptx_insn *in2, int tid, int tid2, const char *detail);
+/* Counts one more occurrence of a finding already made at these lines and returns true; false
+ * when there is none yet (then the caller makes it, with a detail worth building once). */
+bool diag_count_known(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx_insn *in,
+                      const ptx_insn *in2);
+/* The longest detail text a finding keeps. */
+#define DIAG_DETAIL_MAX 320
 
 /* A launch begins: `blocks_run` of its blocks will run (all, or a sample). */
 void diag_launch(ptx_diag *d, const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block,

@@ -88,6 +88,7 @@ int runner_safety(const runner_config *c, const runner_program *p, const runner_
     int n = cJSON_GetArraySize(findings);
     if (n > 0) {
         out->verdict = TL_VERDICT_UNSAFE;
+        out->hint = NULL; /* the findings explain the result; a hint drawn from P would guess */
         describe(cJSON_GetArrayItem(findings, 0), n - 1, out->detail, sizeof out->detail);
     }
     cJSON_Delete(diag);
