@@ -342,7 +342,7 @@ static double cpu_lab_launch(const cpu_lab *l, int width, int threads, ptx_stats
     void *pm = A.data, *pn = B.data, *pp = P.data;
     void *args[] = {&pm, &pn, &pp, &width};
     unsigned tiles = (unsigned)(width + 15) / 16;
-    ptx_env env = {NULL, 0, NULL, threads, 0};
+    ptx_env env = {.threads = threads};
     ptx_error perr;
     *st = (ptx_stats){0, 0};
     double t0 = tl_clock_now();

@@ -1,6 +1,7 @@
 /* tilelab-cli: the program behind ./tilelab. The shell front door handles set-up and `test`;
  * everything else arrives here as `tilelab-cli COMMAND [ARGS...]`. */
 #include "cli.h"
+#include "runner.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -109,6 +110,8 @@ static const cli_command *find(const char *name)
 
 int main(int argc, char **argv)
 {
+    /* Ctrl-C ends the builds, captures and replays a command started, not only the command. */
+    proc_end_children_on_interrupt();
     if (argc < 2) {
         print_overview(stderr);
         return TL_EXIT_BAD_INPUT;

@@ -274,7 +274,8 @@ static cudaError_t launch(const kernel_record *k, dim3 grid, dim3 block, void **
     ptx_error err;
     ptx_stats stats = {0, 0};
     double t0 = cpurt_now();
-    ptx_env env = {NULL, 0, cpurt_diag(), cpurt_threads(), cpurt_sample_blocks()};
+    ptx_env env = {.diag = cpurt_diag(), .threads = cpurt_threads(),
+                   .sample_blocks = cpurt_sample_blocks()};
     env.regions = cpurt_regions(&env.nregions);
     int rc = ptx_launch_env(e, (ptx_dim3){grid.x, grid.y, grid.z},
                             (ptx_dim3){block.x, block.y, block.z}, args, shared, &env, &stats, &err);

@@ -185,6 +185,7 @@ PTX_HOT static int run_warp(block_ctx *b, warp *w)
                         w->pc[lane] = (exec >> lane & 1) ? in->target : pc + 1;
                 /* Let the other warps run now and then: a warp that spins until another one
                  * sets a flag must see it set. */
+                w->trips += exec && in->target <= pc;
                 if (exec && in->target <= pc && ++backward == YIELD_AFTER_LOOPS) {
                     ptx_spin_check(b, w);
                     return 0;
@@ -321,6 +322,8 @@ static bool quiet_for_long(block_ctx *b)
 int ptx_block_run(block_ctx *b)
 {
     warp *warps = b->warps;
+    /* The block may come back on another worker, whose count it adds to from here. */
+    b->instructions_seen = b->stats->thread_instructions;
     for (;;) {
         bool ran = false, spinning = true;
         for (int i = 0; i < b->nwarps; i++) {
@@ -331,6 +334,8 @@ int ptx_block_run(block_ctx *b)
             if (run_warp(b, &warps[i]) != 0)
                 return -1;
             spinning &= warps[i].spinning;
+            if (b->max_thread_instructions && ptx_over_limit(b))
+                return ptx_limit_report(b);
         }
         if (ran && spinning)
             return PTX_BLOCK_PARKED;

@@ -93,6 +93,11 @@ typedef struct block_ctx {
     bool mbar_batch_valid;
     uint64_t mbar_batch_addr, mbar_batch_pending;
     uint32_t reserved_offset; /* the reserved region's shared offset, when the entry has one */
+    /* The launch's instruction limit (ptx_env; 0: none), the launch's count of thread
+     * instructions run so far (launch.c), and this block's share not yet added to it. */
+    uint64_t max_thread_instructions;
+    _Atomic uint64_t *launch_instructions;
+    uint64_t instructions_seen, instructions_pending;
 } block_ctx;
 
 /* A lane's state: running, waiting at a barrier, or done (exited, or not part of the block). */
@@ -109,6 +114,7 @@ typedef struct warp {
     struct spin_probe *probe; /* its state at an earlier loop, once it has looped for a while */
     bool spinning;     /* its last run ended back in a state it had been in, nothing written */
     uint64_t spin_stamp; /* the launch's change count that stayed still meanwhile, or NO_STAMP */
+    uint64_t trips;      /* backward branches taken: loop trips, for the report of a stopped run */
 } warp;
 
 /* What ptx_block_run returns when every warp that can run is spinning. */
@@ -138,6 +144,11 @@ void ptx_block_begin(block_ctx *b, warp *warps);
 /* Runs a begun block to its end (0), a failure (-1), or until every warp that can run spins
  * (PTX_BLOCK_PARKED): then it may be run again later, from where it stopped. */
 int ptx_block_run(block_ctx *b);
+/* limit.c: whether the launch has run past its instruction limit (counted in batches), and the
+ * error that stops it, naming where the block's warps are and how many loop trips each made;
+ * returns -1. */
+bool ptx_over_limit(block_ctx *b);
+int ptx_limit_report(block_ctx *b);
 /* At a warp's yield after many loops: compares its state with the one kept from an earlier
  * yield, and sets w->spinning and w->spin_stamp (spin.c). */
 void ptx_spin_check(block_ctx *b, warp *w);

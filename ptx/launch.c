@@ -73,6 +73,7 @@ typedef struct launch {
     slot *free_slots, *parked, *parked_last;
     bool out_of_memory;
     _Atomic uint64_t changes; /* writes of the block runs that have ended (exec.h) */
+    _Atomic uint64_t instructions; /* thread instructions run, for the limit (limit.c) */
 } launch;
 
 typedef struct worker {
@@ -159,6 +160,8 @@ static slot *slot_new(launch *l)
         b->reserved_offset = (uint32_t)(at + (l->dynamic_shared ? PTX_DYNAMIC_SHARED_BASE : 0));
     }
     b->changes = &l->changes;
+    b->launch_instructions = &l->instructions;
+    b->max_thread_instructions = l->env ? l->env->max_thread_instructions : 0;
     memcpy(b->host_params, l->host_params, sizeof b->host_params);
     memcpy(b->host_param_index, l->host_param_index, sizeof b->host_param_index);
     b->nhost_params = l->nhost_params;
@@ -504,6 +507,7 @@ int ptx_launch_env(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **arg
     l->failed_block = UINT64_MAX;
     l->resident_max = resident_limit(l);
     atomic_init(&l->changes, 0);
+    atomic_init(&l->instructions, 0);
     pthread_mutex_init(&l->lock, NULL);
     pthread_cond_init(&l->wake, NULL);
     copy_params(l, args);

@@ -30,7 +30,8 @@ typedef struct ptx_entry ptx_entry;
 typedef enum ptx_error_kind {
     PTX_ERROR_FAULT = 0,
     PTX_ERROR_ADDRESS,
-    PTX_ERROR_ASSERT
+    PTX_ERROR_ASSERT,
+    PTX_ERROR_LIMIT /* ran past ptx_env's instruction limit: an endless loop, most likely */
 } ptx_error_kind;
 
 typedef struct ptx_error {
@@ -136,6 +137,11 @@ typedef struct ptx_env {
     /* 0: run every block. N: run only N blocks spread evenly over the grid (block i*total/N),
      * for the performance model's counts (under diagnosis) where the result does not matter. */
     uint64_t sample_blocks;
+    /* 0: no limit. N: a launch whose threads run more than N instructions in all is stopped
+     * (PTX_ERROR_LIMIT), its message naming where each warp of the block that crossed the limit
+     * was and how many loop trips it had made: a limit that follows the work, the same on any
+     * machine, where a time limit would depend on the machine's speed. */
+    uint64_t max_thread_instructions;
 } ptx_env;
 
 /* ptx_launch with checks: see ptx_env. */

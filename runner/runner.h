@@ -93,6 +93,11 @@ typedef struct proc_result {
 int proc_run_spec(const proc_spec *spec, proc_result *res);
 /* The kit's own tools (nvcc, ncu): environment inherited, no limits. */
 int proc_run(char *const argv[], double timeout_s, size_t limit, proc_result *res);
+/* From now on an interrupt (Ctrl-C: SIGINT), SIGTERM or SIGHUP to this process also ends every
+ * child proc_run started that is still running, with all it started (each child has a process
+ * group of its own, which the terminal's signal does not reach), then this process as the
+ * signal would have. */
+void proc_end_children_on_interrupt(void);
 void proc_result_free(proc_result *res);
 
 /* ---- configuration ---------------------------------------------------------------------- */
@@ -130,6 +135,13 @@ typedef struct runner_config {
 #define RUNNER_CPU_INSTR_PER_MAC 8.0
 #define RUNNER_CPU_RATE_FLOOR 2e8
 #define RUNNER_CPU_MAX_SECONDS 7200.0
+/* The CPU backend also stops a launch that runs more than RUNNER_CPU_LIMIT_PER_MAC thread-
+ * instructions per multiply-add of the dataset, plus a floor for the launch overheads of tiny
+ * sizes (REPLAY_LIMIT_FLOOR): the same on every machine. The kit's tiled and naive references run 4 to 8
+ * per multiply-add, and 32 to 64 when built with -G (unoptimised: RUNNER_CPU_LIMIT_DEBUG_FACTOR
+ * times more room). An endless loop on a 32^3 dataset is stopped within a second. */
+#define RUNNER_CPU_LIMIT_PER_MAC 32.0
+#define RUNNER_CPU_LIMIT_DEBUG_FACTOR 8.0
 
 /* Defaults: the backend given, sandbox on, slot 0, timeouts 300 s build, 30 s capture, 60 s
  * replay, 10 repetitions on a GPU and 3 on the CPU backend. */

@@ -17,6 +17,7 @@ typedef enum replay_failure {
     REPLAY_CRASH = 1,     /* the kernel faulted, or the GPU refused a launch */
     REPLAY_BAD_MODULE,    /* the module image or PTX cannot be loaded */
     REPLAY_UNSUPPORTED,   /* the backend cannot run what the kernel asks for */
+    REPLAY_TIMEOUT,       /* the CPU backend stopped a launch at its instruction limit */
     REPLAY_INTERNAL       /* out of memory, no device: not the submission's fault */
 } replay_failure;
 
@@ -25,6 +26,7 @@ typedef struct replay_module {
     const ptx_outline *outline;
     const char *diagnose;           /* CPU: write the diagnosis here (NULL: plain run) */
     uint64_t sample_blocks;         /* CPU, with diagnose: blocks run per launch (0: all) */
+    uint64_t instruction_limit;     /* CPU: thread instructions a launch may run (0: no limit) */
 } replay_module;
 
 /* One timed launch sequence, with what must happen before it outside the timed region. */

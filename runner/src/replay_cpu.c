@@ -2,6 +2,7 @@
  * global access a kernel makes is checked against the allocations below and the module's
  * variables, so a kernel can reach nothing else of this process. */
 #include "replay.h"
+#include "replay_protocol.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@ struct replay_device {
     ptx_diag *diag;
     const char *diagnose_path;
     uint64_t sample_blocks;
+    uint64_t instruction_limit;
     bool sampling; /* the next launches are sampled (set_sampling) */
     allocation *allocs;
     int nallocs;
@@ -54,6 +56,7 @@ static int cpu_open(const replay_module *m, replay_device **out, replay_failure 
         *why = REPLAY_UNSUPPORTED;
         return tl_error_set(err, "%s", perr.msg);
     }
+    d->instruction_limit = m->instruction_limit;
     if (m->diagnose) {
         d->diag = ptx_diag_new();
         d->diagnose_path = m->diagnose;
@@ -210,7 +213,16 @@ static int cpu_launch(replay_device *d, const char *kernel, const caplog_launch 
     const ptx_entry *e = ptx_module_entry(d->module, kernel);
     if (!e)
         return failed(d, REPLAY_UNSUPPORTED, err, "the interpreter found no such kernel in the PTX");
-    ptx_env env = {d->regions, d->nallocs, d->diag, 0, d->sampling ? d->sample_blocks : 0};
+    ptx_env env = {.regions = d->regions, .nregions = d->nallocs, .diag = d->diag,
+                   .sample_blocks = d->sampling ? d->sample_blocks : 0,
+                   .max_thread_instructions = d->instruction_limit};
+    /* A sample of the blocks gets their share of the limit. */
+    double blocks = (double)l->grid[0] * l->grid[1] * l->grid[2];
+    if (env.sample_blocks && env.max_thread_instructions && env.sample_blocks < blocks) {
+        double share = (double)env.max_thread_instructions * (double)env.sample_blocks / blocks;
+        env.max_thread_instructions = (uint64_t)(share > REPLAY_LIMIT_FLOOR ? share
+                                                                           : REPLAY_LIMIT_FLOOR);
+    }
     ptx_stats stats = {0, 0};
     ptx_error perr;
     int rc = ptx_launch_env(e, (ptx_dim3){l->grid[0], l->grid[1], l->grid[2]},
@@ -218,7 +230,10 @@ static int cpu_launch(replay_device *d, const char *kernel, const caplog_launch 
                             &env, &stats, &perr);
     if (rc != 0) {
         bool unsupported = strstr(perr.msg, "is not supported by the CPU backend") != NULL;
-        return failed(d, unsupported ? REPLAY_UNSUPPORTED : REPLAY_CRASH, err, perr.msg);
+        return failed(d, unsupported                         ? REPLAY_UNSUPPORTED
+                         : perr.kind == PTX_ERROR_LIMIT ? REPLAY_TIMEOUT
+                                                        : REPLAY_CRASH,
+                      err, perr.msg);
     }
     return 0;
 }

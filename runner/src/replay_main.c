@@ -25,12 +25,15 @@ static const char usage[] =
     "                      (--inputs DIR | --generate SEED:JxKxL) [--calls launch,host,baseline]\n"
     "                      [--reps N] [--warmup N] [--no-time] [--diagnose FILE]\n"
     "                      [--sample-blocks N [--sample-launches all|last]] [--result-fd FD]\n"
+    "                      [--instruction-limit N]\n"
     "Does the work the capture log records for the problem's shape, on this program's own\n"
     "buffers, and writes every result matrix and the timings to FD (default 3) for the runner\n"
     "to check (runner/src/replay_protocol.h). The kernels' printf output goes to stdout.\n"
     "--sample-blocks N (CPU, with --diagnose): run N blocks of each launch, spread over the grid,\n"
     "for the performance model's counts; what the launches left unchanged in P comes back as\n"
     "NaN. --sample-launches last: sample only each call's last launch (the others run whole).\n"
+    "--instruction-limit N (CPU): a launch that runs more than N thread instructions is stopped\n"
+    "(status timeout), with where its warps were and how many loop trips each had made.\n"
     "Exit status: 0 done (the outcome of each call is in the result), 2 bad usage.\n";
 
 typedef struct options {
@@ -40,6 +43,7 @@ typedef struct options {
     tl_size size;
     bool calls[CAPLOG_CALL_KINDS];
     int reps, warmup, fd, sample_blocks;
+    uint64_t instruction_limit;
     bool sample_last; /* sample only each call's last launch (those before make its inputs) */
 } options;
 
@@ -271,6 +275,7 @@ static const char *status_of(replay_failure f)
     case REPLAY_CRASH: return "crash";
     case REPLAY_BAD_MODULE: return "bad-input";
     case REPLAY_UNSUPPORTED: return "unsupported";
+    case REPLAY_TIMEOUT: return "timeout";
     default: return "error";
     }
 }
@@ -473,6 +478,8 @@ static int parse_options(int argc, char **argv, options *o)
             o->reps = atoi(v);
         else if (strcmp(a, "--sample-blocks") == 0)
             o->sample_blocks = atoi(v);
+        else if (strcmp(a, "--instruction-limit") == 0)
+            o->instruction_limit = strtoull(v, NULL, 10);
         else if (strcmp(a, "--sample-launches") == 0 && (strcmp(v, "all") == 0 || strcmp(v, "last") == 0))
             o->sample_last = strcmp(v, "last") == 0;
         else if (strcmp(a, "--warmup") == 0)
@@ -537,7 +544,8 @@ int main(int argc, char **argv)
     if (status[0] == 'o' && load_inputs(&r, &err) != 0)
         status = "bad-input";
     replay_failure why = REPLAY_INTERNAL;
-    replay_module module = {o.ptx, o.image, r.outline, o.diagnose, (uint64_t)o.sample_blocks};
+    replay_module module = {o.ptx, o.image, r.outline, o.diagnose, (uint64_t)o.sample_blocks,
+                            o.instruction_limit};
     if (status[0] == 'o' && r.be->open(&module, &r.dev, &why, &err) != 0)
         status = status_of(why);
     if (status[0] == 'o' && setup_memory(&r, &err) != 0)

@@ -17,5 +17,9 @@
 #define REPLAY_FRAME_RESULT "result"
 #define REPLAY_MAX_HEADER 256
 #define REPLAY_MAX_RESULT (1u << 20)
+/* The least instruction limit (--instruction-limit) of a CPU-backend launch; runner.h's
+ * RUNNER_CPU_LIMIT_PER_MAC says the rest: what tiny sizes' launch overheads need, and what a
+ * sampled launch's few blocks get at least. */
+#define REPLAY_LIMIT_FLOOR 1e7
 
 #endif /* TILELAB_REPLAY_PROTOCOL_H */

@@ -10,6 +10,7 @@
 #include <grp.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -114,6 +115,57 @@ static void close_above(int keep)
         close(fds[i]);
 }
 
+/* The process groups of the children running now, for the interrupt handler: slots hold a pid
+ * or 0, written with plain atomic stores so the handler may read them at any moment. */
+#define MAX_LIVE_CHILDREN 256
+static _Atomic pid_t live_children[MAX_LIVE_CHILDREN];
+
+static void remember_child(pid_t pid)
+{
+    for (int i = 0; i < MAX_LIVE_CHILDREN; i++) {
+        pid_t none = 0;
+        if (atomic_compare_exchange_strong(&live_children[i], &none, pid))
+            return;
+    }
+}
+
+static void forget_child(pid_t pid)
+{
+    for (int i = 0; i < MAX_LIVE_CHILDREN; i++) {
+        pid_t p = pid;
+        if (atomic_compare_exchange_strong(&live_children[i], &p, 0))
+            return;
+    }
+}
+
+/* Async-signal-safe: kill, signal and raise only. */
+static void end_children(int sig)
+{
+    for (int i = 0; i < MAX_LIVE_CHILDREN; i++) {
+        pid_t p = atomic_load(&live_children[i]);
+        if (p > 0)
+            kill(-p, SIGKILL);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void proc_end_children_on_interrupt(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = end_children;
+    sigemptyset(&sa.sa_mask);
+    const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        /* A signal ignored from the start (a background job, nohup) stays ignored. */
+        struct sigaction old;
+        if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(signals[i], &sa, NULL);
+    }
+}
+
 static void child(const proc_spec *s, int out, int err, int result)
 {
     /* Its own process group, so a timeout can end it and everything it started. */
@@ -161,12 +213,28 @@ int proc_run_spec(const proc_spec *s, proc_result *res)
     double start = tl_clock_now();
     fflush(stdout);
     fflush(stderr);
+    /* An interrupt between the fork and remember_child would miss the child: held till then. */
+    sigset_t interrupts, before;
+    sigemptyset(&interrupts);
+    sigaddset(&interrupts, SIGINT);
+    sigaddset(&interrupts, SIGTERM);
+    sigaddset(&interrupts, SIGHUP);
+    sigprocmask(SIG_BLOCK, &interrupts, &before);
     pid_t pid = fork();
-    if (pid < 0)
+    if (pid < 0) {
+        sigprocmask(SIG_SETMASK, &before, NULL);
         return -1;
-    if (pid == 0)
+    }
+    if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &before, NULL);
         child(s, out_pipe[1], err_pipe[1], res_pipe[1]);
+    }
     setpgid(pid, pid);
+    remember_child(pid);
+    sigprocmask(SIG_SETMASK, &before, NULL);
     close(out_pipe[1]);
     close(err_pipe[1]);
     if (res_pipe[1] >= 0)
@@ -203,6 +271,7 @@ int proc_run_spec(const proc_spec *s, proc_result *res)
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    forget_child(pid);
     res->seconds = tl_clock_now() - start;
     res->out = finish(&sinks[0]);
     res->err = finish(&sinks[1]);

@@ -281,7 +281,7 @@ static int spawn(const runner_config *c, const runner_program *p, const runner_c
                  const tl_lab *lab, const runner_dataset *d, const runner_replay_opts *opts,
                  const char *work, int timeout_s, frames *f, proc_result *r)
 {
-    char in[PATH_MAX + 8], reps[16], generate[96], calls[64];
+    char in[PATH_MAX + 8], reps[16], generate[96], calls[64], limit[32];
     snprintf(in, sizeof in, "%s/in", work);
     snprintf(reps, sizeof reps, "%d", c->reps);
     snprintf(calls, sizeof calls, "launch%s%s",
@@ -304,6 +304,15 @@ static int spawn(const runner_config *c, const runner_program *p, const runner_c
     cmd[n++] = reps;
     if (!opts->time)
         cmd[n++] = "--no-time";
+    if (c->backend == RUNNER_CPU) {
+        tl_size s = f->out->shape;
+        double macs = (double)s.m * (double)s.k * (double)s.n;
+        double per_mac = RUNNER_CPU_LIMIT_PER_MAC *
+                         (c->device_debug ? RUNNER_CPU_LIMIT_DEBUG_FACTOR : 1);
+        snprintf(limit, sizeof limit, "%.0f", REPLAY_LIMIT_FLOOR + per_mac * macs);
+        cmd[n++] = "--instruction-limit";
+        cmd[n++] = limit;
+    }
     if (d->generated) {
         snprintf(generate, sizeof generate, "%llu:%dx%dx%d", (unsigned long long)d->seed,
                  d->size.m, d->size.k, d->size.n);

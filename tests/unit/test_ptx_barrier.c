@@ -138,7 +138,7 @@ static int launch_on(const char *body, unsigned grid, unsigned block, uint32_t *
         return -2;
     void *arg = out;
     void *args[] = {&arg};
-    ptx_env env = {NULL, 0, NULL, threads, 0};
+    ptx_env env = {.threads = threads};
     int rc = ptx_launch_env(ptx_module_entry(m, "k"), (ptx_dim3){grid, 1, 1},
                             (ptx_dim3){block, 1, 1}, args, 0, &env, NULL, err);
     ptx_module_free(m);

@@ -42,7 +42,7 @@ static int run_blocks(const char *body, unsigned grid, unsigned block, int threa
     memset(out, 0xab, sizeof(uint32_t) * grid * block);
     void *arg = out;
     void *args[] = {&arg};
-    ptx_env env = {NULL, 0, NULL, threads, 0};
+    ptx_env env = {.threads = threads};
     int rc = ptx_launch_env(e, (ptx_dim3){grid, 1, 1}, (ptx_dim3){block, 1, 1}, args, 0, &env,
                             NULL, err);
     ptx_module_free(m);

@@ -1,0 +1,117 @@
+/* The instruction limit of a launch (ptx_env.max_thread_instructions): a kernel that runs far
+ * more instructions than its work needs is stopped, with where each warp was and how often it
+ * had gone round a loop, so that an endless loop (warps at one line, trips in the millions)
+ * reads differently from warps that wait at a barrier. */
+#include "exec.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Thread instructions a block runs before it adds them to the launch's count: the shared count
+ * is touched now and then, not at every instruction. */
+#define LIMIT_BATCH 65536
+/* Groups of warps the report names; it counts the rest. */
+#define LIMIT_REPORT_GROUPS 4
+
+bool ptx_over_limit(block_ctx *b)
+{
+    uint64_t now = b->stats->thread_instructions;
+    b->instructions_pending += now - b->instructions_seen;
+    b->instructions_seen = now;
+    if (b->instructions_pending < LIMIT_BATCH)
+        return false;
+    uint64_t total = atomic_fetch_add(b->launch_instructions, b->instructions_pending) +
+                     b->instructions_pending;
+    b->instructions_pending = 0;
+    return total > b->max_thread_instructions;
+}
+
+/* Where a warp is: the line of its first running lane's next instruction (waiting = false), or
+ * of the barrier its lanes wait at (waiting = true); 0 when every lane has exited. */
+static int warp_line(const block_ctx *b, const warp *w, bool *waiting)
+{
+    int run_pc = -1, bar_pc = -1;
+    for (int lane = 0; lane < w->nlanes; lane++) {
+        if (w->state[lane] == LANE_RUN && (run_pc < 0 || w->pc[lane] < run_pc))
+            run_pc = w->pc[lane];
+        /* A lane at a barrier has moved past it. */
+        if (w->state[lane] == LANE_BAR && bar_pc < 0)
+            bar_pc = w->pc[lane] - 1;
+    }
+    *waiting = run_pc < 0 && bar_pc >= 0;
+    int pc = run_pc >= 0 ? run_pc : bar_pc;
+    if (pc < 0)
+        return 0;
+    if (pc >= b->e->ncode)
+        pc = b->e->ncode - 1;
+    return b->e->code[pc].line;
+}
+
+static const char *file_name(const block_ctx *b)
+{
+    const ptx_module *m = b->e->module;
+    for (int pc = 0; pc < b->e->ncode; pc++) {
+        int f = b->e->code[pc].file;
+        if (f > 0 && f < m->nfiles && m->files[f]) {
+            const char *slash = strrchr(m->files[f], '/');
+            return slash ? slash + 1 : m->files[f];
+        }
+    }
+    return m->name;
+}
+
+int ptx_limit_report(block_ctx *b)
+{
+    char *msg = b->err->msg;
+    size_t size = sizeof b->err->msg;
+    b->err->kind = PTX_ERROR_LIMIT;
+    int n = snprintf(msg, size, "%.200s: stopped at its limit of %.1f million instructions, "
+                     "far more than the work needs: an endless loop? In block (%u,%u,%u) of "
+                     "%.100s:", file_name(b), (double)b->max_thread_instructions / 1e6,
+                     b->ctaid.x, b->ctaid.y, b->ctaid.z, b->e->name);
+    int groups = 0, left = 0;
+    for (int i = 0; i < b->nwarps;) {
+        bool waiting;
+        int line = warp_line(b, &b->warps[i], &waiting);
+        uint64_t lo = b->warps[i].trips, hi = lo;
+        int j = i + 1;
+        for (; j < b->nwarps; j++) {
+            bool w2;
+            if (warp_line(b, &b->warps[j], &w2) != line || w2 != waiting)
+                break;
+            uint64_t t = b->warps[j].trips;
+            lo = t < lo ? t : lo;
+            hi = t > hi ? t : hi;
+        }
+        if (groups == LIMIT_REPORT_GROUPS) {
+            left += j - i;
+            i = j;
+            continue;
+        }
+        char who[32], trips[64];
+        if (j - i == 1)
+            snprintf(who, sizeof who, "warp %d", i);
+        else
+            snprintf(who, sizeof who, "warps %d-%d", i, j - 1);
+        if (lo == hi)
+            snprintf(trips, sizeof trips, "%llu loop trips%s", (unsigned long long)lo,
+                     j - i > 1 ? " each" : "");
+        else
+            snprintf(trips, sizeof trips, "%llu to %llu loop trips", (unsigned long long)lo,
+                     (unsigned long long)hi);
+        if (line == 0)
+            n += snprintf(msg + n, size - (size_t)n, " %s finished;", who);
+        else
+            n += snprintf(msg + n, size - (size_t)n, " %s %s line %d after %s;", who,
+                          waiting ? "waiting at the __syncthreads() at" : "at", line, trips);
+        groups++;
+        i = j;
+        if ((size_t)n >= size)
+            break;
+    }
+    if (left > 0 && (size_t)n < size)
+        snprintf(msg + n, size - (size_t)n, " %d more warps elsewhere", left);
+    else if ((size_t)n < size && n > 0 && msg[n - 1] == ';')
+        msg[n - 1] = '\0';
+    return -1;
+}
