@@ -1,6 +1,7 @@
 /* The map of where a saved P is wrong, tile by tile, and its terminal drawing. */
 #include "run_map.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -79,6 +80,7 @@ static void count_wrong(run_map *m, const tl_product_ref *ref, const tl_matrix *
         if (m->bad[t]++ == 0)
             m->wrong_tiles++;
         m->wrong_elements++;
+        m->nonfinite += !isfinite(P->data[i]);
         if (m->nfirst < RUN_MAP_FIRST_N)
             m->first[m->nfirst++] =
                 (tl_mismatch){row, col, P->data[i], ref->expected.data[i], bound};
@@ -193,13 +195,20 @@ void run_map_heading(const run_map *m, char *out, size_t size)
 {
     long long tiles = (long long)m->tiles_down * m->tiles_across;
     long long elements = (long long)m->rows * m->cols;
+    char nan[64] = "";
+    if (m->nonfinite == elements)
+        snprintf(nan, sizeof nan, ", every one NaN or Inf");
+    else if (m->nonfinite == m->wrong_elements && m->nonfinite > 0)
+        snprintf(nan, sizeof nan, ", all NaN or Inf");
+    else if (m->nonfinite > 0)
+        snprintf(nan, sizeof nan, ", %lld of them NaN or Inf", (long long)m->nonfinite);
     if (m->checked_run)
         snprintf(out, size, "P as the checked run left it: %lld of %lld tiles wrong (%lld of "
-                 "%lld elements)", (long long)m->wrong_tiles, tiles,
-                 (long long)m->wrong_elements, elements);
+                 "%lld elements%s)", (long long)m->wrong_tiles, tiles,
+                 (long long)m->wrong_elements, elements, nan);
     else
-        snprintf(out, size, "where P is wrong: %lld of %lld tiles (%lld of %lld elements)",
-                 (long long)m->wrong_tiles, tiles, (long long)m->wrong_elements, elements);
+        snprintf(out, size, "where P is wrong: %lld of %lld tiles (%lld of %lld elements%s)",
+                 (long long)m->wrong_tiles, tiles, (long long)m->wrong_elements, elements, nan);
 }
 
 /* ---- the terminal -------------------------------------------------------------------------- */
@@ -236,6 +245,8 @@ void run_map_print(FILE *f, const run_map *m, bool colour, const char *indent)
     char line[300];
     run_map_heading(m, line, sizeof line);
     fprintf(f, "%s%s\n", indent, line);
+    if (m->nonfinite == (int64_t)m->rows * m->cols)
+        return;
     put_rule(f, indent, "\u250c", "\u2510", g.cells_across * width);
     for (int cy = 0; cy < g.cells_down; cy++) {
         fprintf(f, "%s  \u2502", indent);

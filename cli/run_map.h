@@ -23,6 +23,8 @@ typedef struct run_map {
     int tiles_down, tiles_across;
     int *bad;                         /* wrong elements per tile, row-major (malloc'd) */
     int64_t wrong_tiles, wrong_elements;
+    int64_t nonfinite;                /* of the wrong elements, NaN or Inf (NaN: never written,
+                                         or computed from what was) */
     int nfirst;
     tl_mismatch first[RUN_MAP_FIRST_N];
     bool checked_run;                 /* P as the safety checks' run left it (unsafe) */
@@ -52,15 +54,15 @@ run_map_cell run_map_cell_at(const run_map *m, const run_map_grid *g, int cy, in
 
 /* "16 rows x 16 columns of P, one block of the launch", and how many tiles a cell holds. */
 void run_map_describe(const run_map *m, const run_map_grid *g, char *out, size_t size);
-/* The heading: "where P is wrong: 4 of 16 tiles, 1020 of 4096 elements" (or, for an unsafe
- * verdict, "P as the checked run left it: ..."). */
+/* The heading: "where P is wrong: 4 of 16 tiles (1020 of 4096 elements, 12 of them NaN)" (or,
+ * for an unsafe verdict, "P as the checked run left it: ..."). */
 void run_map_heading(const run_map *m, char *out, size_t size);
 
 /* Colour on `f` only for a terminal: f is a tty, TERM is set and not "dumb", NO_COLOR is unset
  * or empty (no-color.org). */
 bool run_map_colour_wanted(FILE *f);
 /* The map as text, every line starting with `indent`: heading, a framed grid of shades, the
- * legend. */
+ * legend; only the heading when every element is NaN (a solid map would say nothing more). */
 void run_map_print(FILE *f, const run_map *m, bool colour, const char *indent);
 
 #endif /* TILELAB_CLI_RUN_MAP_H */

@@ -113,3 +113,28 @@ Test(run_map, no_colour_off_a_terminal)
     cr_expect(!run_map_colour_wanted(f));
     fclose(f);
 }
+
+/* NaN counts in the heading; a P that is NaN everywhere gets the heading alone. */
+Test(run_map, says_how_many_are_nan)
+{
+    run_map m = wide_map();
+    m.bad[0] = 10;
+    m.wrong_tiles = 1;
+    m.wrong_elements = 10;
+    m.nonfinite = 4;
+    char line[300];
+    run_map_heading(&m, line, sizeof line);
+    cr_expect(strstr(line, "(10 of 104000 elements, 4 of them NaN or Inf)") != NULL, "%s", line);
+    m.nonfinite = 10;
+    run_map_heading(&m, line, sizeof line);
+    cr_expect(strstr(line, "(10 of 104000 elements, all NaN or Inf)") != NULL, "%s", line);
+    char *text = printed(&m, false);
+    cr_expect(strstr(text, "\u250c") != NULL, "a map is drawn: %s", text);
+    free(text);
+    m.wrong_elements = m.nonfinite = 104000;
+    text = printed(&m, false);
+    cr_expect(strstr(text, "every one NaN or Inf)\n") != NULL, "%s", text);
+    cr_expect(strstr(text, "\u250c") == NULL, "no map under a P of NaN alone: %s", text);
+    free(text);
+    run_map_free(&m);
+}
