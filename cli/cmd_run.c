@@ -564,8 +564,8 @@ static int run(int argc, char **argv)
         snprintf(save, sizeof save, "%.3000s/%.250s.raw", o.save_outputs ? o.save_outputs : "",
                  name);
         runner_dataset d = {.dir = o.datasets[i]};
-        runner_replay_opts opts = {.time = !o.no_time, .baseline = true,
-                                   .save_output = run_maps_next(maps, o.save_outputs ? save : NULL)};
+        const char *saved = run_maps_next(maps, o.save_outputs ? save : NULL);
+        runner_replay_opts opts = {.time = !o.no_time, .baseline = true, .save_output = saved};
         char size[48];
         snprintf(size, sizeof size, "%dx%dx%d", shapes[i].m, shapes[i].k, shapes[i].n);
         if (!o.json)

@@ -113,8 +113,14 @@ void run_maps_dataset(run_maps *m, const char *dir, tl_size shape, const runner_
     e->verdict = r->verdict;
     e->hint = r->hint;
     snprintf(e->detail, sizeof e->detail, "%s", r->detail);
-    if (r->verdict == TL_VERDICT_WRONG || r->verdict == TL_VERDICT_UNSAFE)
+    /* Nothing to draw on (--json without --report): the map is not worth its check. */
+    if ((r->verdict == TL_VERDICT_WRONG || r->verdict == TL_VERDICT_UNSAFE) &&
+        (m->print || m->report))
         map_dataset(m, e, dir, r, log);
+    if (!m->report) {
+        run_map_free(&e->map);
+        e->has_map = false;
+    }
 }
 
 int run_maps_close(run_maps *m, const char *lab, const char *source, const char *device,

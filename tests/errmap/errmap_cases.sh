@@ -50,7 +50,7 @@ no_bounds)
   # every element, and a solid map says no more than its heading.
   run 1 03 "$here/no_bounds_03.cu" 03-arbitrary/7
   has "UNSAFE"; has "out-of-bounds global access at no_bounds_03.cu:"
-  has "P as the checked run left it: 49 of 49 tiles wrong (10000 of 10000 elements, every one NaN or Inf)"
+  has "P as the checked run left it: 49 of 49 tiles wrong (10000 of 10000 elements, every one NaN"
   rows
   ;;
 no_store_guard)
@@ -100,13 +100,18 @@ report)
   grep -qF 'The first 20 wrong elements' "$page" || fail "no table of the first wrong elements"
   grep -Eq 'src=|href=|url\(|@import' "$page" && fail "the page loads something from elsewhere"
   ls "$work" | grep -q '\.tmp\.' && fail "a temporary file was left beside the page"
+  # With --json the lines give way to one document, and the page still has its map.
+  run 1 03 "$here/grid_rounded_down_03.cu" 03-arbitrary/7 --json --report "$page"
+  grep -q '│' "$work/out" && fail "a map among --json's output"
+  [ "$(count '<svg' "$page")" = 1 ] || fail "--json --report: expected 1 <svg"
   # A passing run says so, with no map; the page is replaced, not appended to.
   run 0 03 "$root/solutions/03-arbitrary/solution.cu" 03-arbitrary/3 --report "$work/page.html"
   grep -qF 'Every dataset passed' "$page" || fail "a passing run's page does not say so"
   [ "$(count '<svg' "$page")" = 0 ] || fail "a passing run's page has a map"
   # A page that cannot be written is bad usage, said before anything is built.
   run 2 03 "$root/solutions/03-arbitrary/solution.cu" 03-arbitrary/3 --report "$work/none/p.html"
-  grep -qF -- "--report $work/none/p.html: no folder $work/none" "$work/err" || fail "no reason given"
+  grep -qF -- "--report $work/none/p.html: no folder $work/none" "$work/err" \
+    || fail "no reason given"
   ;;
 colour)
   # Piped: no escape sequence, whatever TERM says. On a terminal (script gives one): red and
