@@ -1,6 +1,7 @@
 /* tilelab run: a lab's .cu file through the same build, capture and replay the grader uses, on
  * the lab's datasets: one line per dataset with the grader's verdict. */
 #include "cli.h"
+#include "run_maps.h"
 #include "runner_files.h"
 #include "session.h"
 
@@ -45,12 +46,20 @@ static const char usage[] =
     "                   default: gpu when there is a CUDA device, cpu otherwise\n"
     "  --save-outputs D write each dataset's result (tilelab binary, from the first run) into\n"
     "                   folder D, named after the dataset's folder: D/<name>.raw\n"
+    "  --report FILE    also write an HTML page: every dataset's verdict and, for a wrong or\n"
+    "                   unsafe one, its map of P's tiles and its first 20 wrong elements\n"
     "  --device-debug   build the kernels with -G (unoptimised; on the CPU backend this runs\n"
     "                   the unoptimised PTX)\n"
     "  --no-sandbox     build and capture without bubblewrap (it is used when it works)\n"
     "  --build-only     build and stop\n"
     "\n"
     "On the CPU backend the kernel time is the interpreter's (emulated, not a GPU's).\n"
+    "\n"
+    "A wrong or unsafe result is followed by a map of P's tiles (a tile: the part of P one block\n"
+    "of the launch writes, blockDim.y rows by blockDim.x columns), each shaded by the fraction of\n"
+    "its elements that are wrong; for an unsafe one, P as the checked run left it. Several\n"
+    "tiles share a cell when P has more than 64 across or 32 down. Colour only on a terminal\n"
+    "(not with TERM=dumb or NO_COLOR set).\n"
     "\n"
     "Safety checks, as the grader runs them: each dataset of up to 2e7 multiply-adds is first\n"
     "replayed on the CPU backend with the checks of ./tilelab diagnose on, whatever the backend;\n"
@@ -75,6 +84,7 @@ typedef struct options {
     runner_backend backend;
     bool backend_given;
     const char *save_outputs;
+    const char *report;
 } options;
 
 static int parse(int argc, char **argv, options *o)
@@ -87,7 +97,7 @@ static int parse(int argc, char **argv, options *o)
         {"build-only", no_argument, NULL, 'b'},   {"backend", required_argument, NULL, 'B'},
         {"save-outputs", required_argument, NULL, 'O'}, {"device-debug", no_argument, NULL, 'G'},
         {"no-sandbox", no_argument, NULL, 'X'},   {"no-safety", no_argument, NULL, 'C'},
-        {NULL, 0, NULL, 0}};
+        {"report", required_argument, NULL, 'R'}, {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->timeout = 60;
     o->reps = 10;
@@ -112,6 +122,7 @@ static int parse(int argc, char **argv, options *o)
         case 'N': o->ncu = false; break;
         case 'b': o->build_only = true; break;
         case 'O': o->save_outputs = optarg; break;
+        case 'R': o->report = optarg; break;
         case 'G': o->device_debug = true; break;
         case 'X': o->no_sandbox = true; break;
         case 'C': o->safety = false; break;
@@ -150,6 +161,9 @@ static int parse(int argc, char **argv, options *o)
                         argv[optind]);
     if (solution && source)
         return cli_fail("run: --solution and --source are two different files; pick one");
+    tl_error err;
+    if (o->report && run_maps_check_report(o->report, &err) != 0)
+        return cli_fail("run: %s", err.msg);
     if (source)
         snprintf(o->source, sizeof o->source, "%s", source);
     else
@@ -448,7 +462,8 @@ static int replay_dataset(const session *s, const options *o, const runner_datas
     tl_error err;
     memset(r, 0, sizeof *r);
     if (o->safety && runner_safety_applies(shape)) {
-        if (runner_safety(&s->config, &s->program, &s->capture, o->lab, d, r, &err) != 0) {
+        if (runner_safety_save(&s->config, &s->program, &s->capture, o->lab, d,
+                               opts->save_output, r, &err) != 0) {
             snprintf(r->detail, sizeof r->detail, "%s", err.msg);
             return -1;
         }
@@ -527,6 +542,11 @@ static int run(int argc, char **argv)
         session_close(&s);
         return cli_fail("--save-outputs: cannot create %s: %s", o.save_outputs, strerror(errno));
     }
+    run_maps *maps = run_maps_open(o.report, !o.json, &err);
+    if (!maps) {
+        session_close(&s);
+        return cli_fail("run: %s", err.msg);
+    }
     if (o.backend == RUNNER_CPU)
         snprintf(device, sizeof device, "the CPU backend (PTX interpreter; times are emulated)");
     bool ncu = o.ncu && !o.json && o.backend == RUNNER_GPU &&
@@ -544,8 +564,8 @@ static int run(int argc, char **argv)
         snprintf(save, sizeof save, "%.3000s/%.250s.raw", o.save_outputs ? o.save_outputs : "",
                  name);
         runner_dataset d = {.dir = o.datasets[i]};
-        runner_replay_opts opts = {.time = !o.no_time, .baseline = true,
-                                   .save_output = o.save_outputs ? save : NULL};
+        const char *saved = run_maps_next(maps, o.save_outputs ? save : NULL);
+        runner_replay_opts opts = {.time = !o.no_time, .baseline = true, .save_output = saved};
         char size[48];
         snprintf(size, sizeof size, "%dx%dx%d", shapes[i].m, shapes[i].k, shapes[i].n);
         if (!o.json)
@@ -557,6 +577,7 @@ static int run(int argc, char **argv)
         if (!o.json) {
             print_line(&r, o.backend == RUNNER_CPU);
             print_kernel_output(&r);
+            run_maps_dataset(maps, o.datasets[i], shapes[i], &r, &s.capture.log);
             if (ncu)
                 ncu_line(&s, o.lab, &d);
             if (counted && r.verdict == TL_VERDICT_PASS)
@@ -569,6 +590,7 @@ static int run(int argc, char **argv)
                 printf("        (./tilelab diagnose %s --source %s --dataset %s for the whole "
                        "report)\n", o.lab->id, cli_shown(o.source), cli_shown(d.dir));
         } else {
+            run_maps_dataset(maps, o.datasets[i], shapes[i], &r, &s.capture.log);
             char *text = runner_result_json(&r, cli_shown(o.datasets[i]));
             cJSON_AddItemToArray(all, text ? cJSON_Parse(text) : cJSON_CreateNull());
             free(text);
@@ -598,11 +620,16 @@ static int run(int argc, char **argv)
         if (predict && worst == TL_VERDICT_PASS)
             session_print_predictions(&s, o.lab);
     }
+    int status = tl_verdict_exit_status(worst);
+    if (run_maps_close(maps, o.lab->id, cli_shown(o.source), device, &err) != 0)
+        status = cli_fail("run: %s", err.msg);
+    else if (o.report)
+        fprintf(stderr, "report: %s\n", o.report);
     for (int i = 0; i < nshipped; i++)
         free(shipped[i]);
     free(shipped);
     session_close(&s);
-    return tl_verdict_exit_status(worst);
+    return status;
 }
 
 const cli_command cmd_run = {"run", "build a lab's .cu file and check it as the grader does",

@@ -3,13 +3,12 @@
  * and a rename, so a failure half way leaves the previous file (or none) in place, never a
  * truncated one. */
 #include "outputs_entry.h"
+#include "runner_files.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* ---- reading entries: every field may be missing or null ----------------------------------- */
 const cJSON *entry_field(const cJSON *o, const char *key)
@@ -162,10 +161,8 @@ int out_open(membuf *m, const char *path, tl_error *err)
     return m->f ? 0 : tl_error_set(err, "%s: cannot compose: %s", path, strerror(errno));
 }
 
-/* The temporary sits next to the target so that rename() replaces it atomically. */
 int out_commit(membuf *m, const char *path, tl_error *err)
 {
-    static const char suffix[] = ".tmp.XXXXXX";
     bool composed = !ferror(m->f);
     composed = fclose(m->f) == 0 && composed;
     if (composed && m->rule != INERT_NONE) {
@@ -176,41 +173,10 @@ int out_commit(membuf *m, const char *path, tl_error *err)
         m->len = inert ? strlen(inert) : 0;
         composed = inert != NULL;
     }
-    size_t plen = strlen(path);
-    char *tmp = composed ? malloc(plen + sizeof suffix) : NULL;
-    if (!tmp) {
-        free(m->buf);
-        return tl_error_set(err, "%s: cannot write: out of memory", path);
-    }
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, suffix, sizeof suffix);
-    const char *step = "cannot create a temporary file in its folder";
-    int fd = mkstemp(tmp), e = 0;
-    if (fd < 0) {
-        e = errno;
-    } else {
-        mode_t mask = umask(0); /* mkstemp makes 0600; these files are for other people */
-        umask(mask);
-        step = "cannot write";
-        FILE *f = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "wb") : NULL;
-        if (!f) {
-            e = errno ? errno : EIO;
-            close(fd);
-        } else if (fwrite(m->buf, 1, m->len, f) != m->len) {
-            e = errno ? errno : EIO;
-            fclose(f);
-        } else if (fclose(f) != 0) {
-            e = errno ? errno : EIO;
-        } else if (rename(tmp, path) != 0) {
-            e = errno ? errno : EIO;
-            step = "cannot replace the file";
-        }
-        if (e)
-            unlink(tmp);
-    }
-    free(tmp);
+    int rc = composed ? files_write_atomic(path, m->buf, m->len, err)
+                      : tl_error_set(err, "%s: cannot write: out of memory", path);
     free(m->buf);
-    return e ? tl_error_set(err, "%s: %s: %s", path, step, strerror(e)) : 0;
+    return rc;
 }
 
 /* Entry indices sorted by student id; ties keep the input order, so the files are the same on

@@ -104,7 +104,10 @@ void tl_matrix_free(tl_matrix *m);
  * NaN/Inf or out-of-range values, truncated binary payloads or trailing bytes after them,
  * unknown binary versions or element types. */
 int tl_matrix_read(const char *path, tl_matrix *out, tl_error *err);
-/* Same, from bytes already in memory; `name` is used in error messages. */
+/* A result tl_matrix_write saved in the binary format (a kernel's P): as tl_matrix_read, but
+ * NaN and Inf are kept (elements a kernel never wrote hold the NaN fill), and text is refused. */
+int tl_matrix_read_result(const char *path, tl_matrix *out, tl_error *err);
+/* tl_matrix_read from bytes already in memory; `name` is used in error messages. */
 int tl_matrix_parse(const char *name, const void *bytes, size_t len, tl_matrix *out, tl_error *err);
 
 /* Writes atomically (a temporary file in the same folder, then rename), so a reader never sees
@@ -182,6 +185,11 @@ int tl_product_ref_init(tl_product_ref *ref, const tl_matrix *A, const tl_matrix
                         const tl_matrix *expected, int threads, tl_error *err);
 /* tl_check_product's verdict for `got` against the reference. */
 void tl_product_ref_check(const tl_product_ref *ref, const tl_matrix *got, tl_check_report *rep);
+/* The same rule for one element, `index` in row-major order of `got` (which has the
+ * reference's shape): true when it is within its bound; `bound` (may be NULL) receives the
+ * bound. For tools that show where a result is wrong. */
+bool tl_product_ref_element_ok(const tl_product_ref *ref, const tl_matrix *got, int64_t index,
+                               double *bound);
 void tl_product_ref_free(tl_product_ref *ref);
 
 /* Element-wise check for results that are not a matrix product (used by the libwb

@@ -262,6 +262,11 @@ void runner_result_free(runner_result *r);
 int runner_safety(const runner_config *c, const runner_program *p, const runner_capture *cap,
                   const tl_lab *lab, const runner_dataset *d, runner_result *out,
                   tl_error *err);
+/* The same, writing the checked run's P to `save_output` (tilelab binary; NULL: nowhere), as
+ * runner_replay_opts.save_output does: a map of where a wrong or unsafe result is wrong. */
+int runner_safety_save(const runner_config *c, const runner_program *p, const runner_capture *cap,
+                       const tl_lab *lab, const runner_dataset *d, const char *save_output,
+                       runner_result *out, tl_error *err);
 /* Datasets up to this many multiply-adds get the safety checks: every shipped one and the
  * grader's `safety` dataset (the checks cost about ten times a plain CPU-backend replay). */
 #define RUNNER_SAFETY_MAX_MACS 2e7

@@ -52,6 +52,19 @@ static bool shapes_differ(const tl_matrix *expected, const tl_matrix *got, tl_ch
     return true;
 }
 
+/* The rule for one element: |got - expected| <= bound, NaN and Inf never within (their ratio
+ * is infinite, so the first of them stays the worst). */
+static bool within(float got, float expected, double bound, double *ratio)
+{
+    if (!isfinite(got)) {
+        *ratio = INFINITY;
+        return false;
+    }
+    double diff = fabs((double)got - (double)expected);
+    *ratio = bound > 0 ? diff / bound : (diff > 0 ? INFINITY : 0);
+    return diff <= bound;
+}
+
 /* Compares every element against its own bound; bounds come from bound_of(i) so the product
  * and element-wise rules share the bookkeeping. */
 typedef double (*bound_fn)(const void *ctx, int64_t index, float expected);
@@ -63,19 +76,14 @@ static void compare_all(const tl_matrix *expected, const tl_matrix *got, bound_f
     int64_t count = (int64_t)expected->rows * expected->cols;
     for (int64_t i = 0; i < count; i++) {
         float g = got->data[i], e = expected->data[i];
-        double bound = bound_of(ctx, i, e);
+        double bound = bound_of(ctx, i, e), ratio;
         int row = (int)(i / expected->cols), col = (int)(i % expected->cols);
-        if (!isfinite(g)) {
+        bool ok = within(g, e, bound, &ratio);
+        if (!isfinite(g))
             rep->nonfinite++;
-            rep->max_error_ratio = INFINITY;
-            note_bad(rep, row, col, g, e, bound, INFINITY, &worst_ratio);
-            continue;
-        }
-        double diff = fabs((double)g - (double)e);
-        double ratio = bound > 0 ? diff / bound : (diff > 0 ? INFINITY : 0);
         if (ratio > rep->max_error_ratio)
             rep->max_error_ratio = ratio;
-        if (diff > bound)
+        if (!ok)
             note_bad(rep, row, col, g, e, bound, ratio, &worst_ratio);
     }
     rep->checked = count;
@@ -94,6 +102,13 @@ static double product_bound_of(const void *ctx, int64_t index, float expected)
     const product_bound *pb = ctx;
     /* The factor 1 + 2^-40 covers the rounding of |A||B| itself, computed in double. */
     return pb->gamma * pb->abs_product[index] * (1.0 + 0x1p-40) + pb->floor;
+}
+
+/* Higham's gamma_{k+1} and the underflow floor of a length-k dot product (product_policy says
+ * why k+1). */
+static product_bound product_bound_make(const double *abs_product, int64_t k)
+{
+    return (product_bound){abs_product, tl_gamma(k + 1), (double)(k + 1) * FLT_NORMAL_MIN};
 }
 
 /* The shape rule shared by tl_check_product and tl_product_ref_init. */
@@ -128,7 +143,7 @@ static void compare_product(const tl_matrix *expected, const double *abs_product
     product_policy(k, rep);
     if (shapes_differ(expected, got, rep))
         return;
-    product_bound pb = {abs_product, tl_gamma(k + 1), (double)(k + 1) * FLT_NORMAL_MIN};
+    product_bound pb = product_bound_make(abs_product, k);
     compare_all(expected, got, product_bound_of, &pb, rep);
 }
 
@@ -182,6 +197,17 @@ void tl_product_ref_check(const tl_product_ref *ref, const tl_matrix *got, tl_ch
 {
     report_reset(rep);
     compare_product(&ref->expected, ref->abs_product, ref->k, got, rep);
+}
+
+bool tl_product_ref_element_ok(const tl_product_ref *ref, const tl_matrix *got, int64_t index,
+                               double *bound)
+{
+    product_bound pb = product_bound_make(ref->abs_product, ref->k);
+    float e = ref->expected.data[index];
+    double b = product_bound_of(&pb, index, e), ratio;
+    if (bound)
+        *bound = b;
+    return within(got->data[index], e, b, &ratio);
 }
 
 void tl_product_ref_free(tl_product_ref *ref)

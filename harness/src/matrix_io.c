@@ -163,9 +163,10 @@ static int open_binary(const char *nm, const unsigned char *b, size_t len, tl_ma
     return alloc_named(nm, m, (int)rows, (int)cols, err);
 }
 
-/* m->data holds the raw little-endian payload: turn it into host floats and refuse NaN/Inf.
- * Hands the matrix to *out, or frees it on error. */
-static int finish_binary(const char *nm, tl_matrix *m, tl_matrix *out, tl_error *err)
+/* m->data holds the raw little-endian payload: turn it into host floats and, for an input
+ * (`result` false), refuse NaN/Inf. Hands the matrix to *out, or frees it on error. */
+static int finish_binary(const char *nm, tl_matrix *m, bool result, tl_matrix *out,
+                         tl_error *err)
 {
     int64_t n = (int64_t)m->rows * m->cols;
     if (!host_is_little_endian()) {
@@ -178,7 +179,7 @@ static int finish_binary(const char *nm, tl_matrix *m, tl_matrix *out, tl_error 
     }
     /* The scan looks at bits, not isfinite(), so it holds under -ffinite-math-only too. It ORs
      * a block at a time so the common all-finite case is a branch-free, vectorizable loop. */
-    for (int64_t start = 0; start < n; start += 4096) {
+    for (int64_t start = 0; !result && start < n; start += 4096) {
         int64_t end = n - start < 4096 ? n : start + 4096;
         uint32_t bad = 0;
         for (int64_t i = start; i < end; i++) {
@@ -210,7 +211,7 @@ static int parse_binary(const char *nm, const unsigned char *b, size_t len, tl_m
     if (open_binary(nm, b, len, &m, err))
         return -1;
     memcpy(m.data, b + TL_BINARY_HEADER_BYTES, (size_t)m.rows * (size_t)m.cols * 4);
-    return finish_binary(nm, &m, out, err);
+    return finish_binary(nm, &m, false, out, err);
 }
 
 /* ---- text --------------------------------------------------------------------------------- */
@@ -435,7 +436,7 @@ static ssize_t read_full(int fd, void *buf, size_t n)
 /* The payload goes straight into the matrix: one buffer of fresh pages, not two (faulting in a
  * second one costs as much as the read itself). */
 static int read_binary_file(const char *nm, int fd, size_t size, const unsigned char *head,
-                            tl_matrix *out, tl_error *err)
+                            bool result, tl_matrix *out, tl_error *err)
 {
     tl_matrix m;
     if (open_binary(nm, head, size, &m, err))
@@ -452,10 +453,11 @@ static int read_binary_file(const char *nm, int fd, size_t size, const unsigned 
         tl_matrix_free(&m);
         return tl_error_set(err, "%s: cannot read: %s", nm, why);
     }
-    return finish_binary(nm, &m, out, err);
+    return finish_binary(nm, &m, result, out, err);
 }
 
-int tl_matrix_read(const char *path, tl_matrix *out, tl_error *err)
+/* A result is only ever the kit's own binary file; an input may be text too. */
+static int read_file(const char *path, bool result, tl_matrix *out, tl_error *err)
 {
     char nb[NAME_BUF];
     const char *nm = show_name(nb, path);
@@ -476,9 +478,14 @@ int tl_matrix_read(const char *path, tl_matrix *out, tl_error *err)
             goto io_error;
         if (nh >= (ssize_t)sizeof k_magic && memcmp(head, k_magic, sizeof k_magic) == 0) {
             size_t size = nh < (ssize_t)sizeof head ? (size_t)nh : (size_t)st.st_size;
-            rc = read_binary_file(nm, fd, size, head, out, err);
+            rc = read_binary_file(nm, fd, size, head, result, out, err);
             goto done;
         }
+    }
+    if (result) {
+        tl_error_set(err, "%s: not a result file (tilelab binary, \"" TL_BINARY_MAGIC "\" first)",
+                     nm);
+        goto done;
     }
     /* The size is only a hint (pipes report 0, files may grow): read until end of file, with a
      * spare byte so a file of exactly the hinted size needs no second pass. */
@@ -510,6 +517,16 @@ done:
     free(buf);
     close(fd);
     return rc;
+}
+
+int tl_matrix_read(const char *path, tl_matrix *out, tl_error *err)
+{
+    return read_file(path, false, out, err);
+}
+
+int tl_matrix_read_result(const char *path, tl_matrix *out, tl_error *err)
+{
+    return read_file(path, true, out, err);
 }
 
 /* ---- writing -------------------------------------------------------------------------------- */

@@ -1,6 +1,7 @@
 #include "runner_files.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
@@ -78,4 +79,42 @@ int files_copy(const char *from, const char *to)
     if (out && fclose(out) != 0)
         rc = -1;
     return rc;
+}
+
+/* The temporary sits next to the target so that rename() replaces it atomically. */
+int files_write_atomic(const char *path, const void *data, size_t len, tl_error *err)
+{
+    static const char suffix[] = ".tmp.XXXXXX";
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + sizeof suffix);
+    if (!tmp)
+        return tl_error_set(err, "%s: cannot write: out of memory", path);
+    memcpy(tmp, path, plen);
+    memcpy(tmp + plen, suffix, sizeof suffix);
+    const char *step = "cannot create a temporary file in its folder";
+    int fd = mkstemp(tmp), e = 0;
+    if (fd < 0) {
+        e = errno;
+    } else {
+        mode_t mask = umask(0); /* mkstemp makes 0600; these files are for other people */
+        umask(mask);
+        step = "cannot write";
+        FILE *f = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "wb") : NULL;
+        if (!f) {
+            e = errno ? errno : EIO;
+            close(fd);
+        } else if (fwrite(data, 1, len, f) != len) {
+            e = errno ? errno : EIO;
+            fclose(f);
+        } else if (fclose(f) != 0) {
+            e = errno ? errno : EIO;
+        } else if (rename(tmp, path) != 0) {
+            e = errno ? errno : EIO;
+            step = "cannot replace the file";
+        }
+        if (e)
+            unlink(tmp);
+    }
+    free(tmp);
+    return e ? tl_error_set(err, "%s: %s: %s", path, step, strerror(e)) : 0;
 }

@@ -350,15 +350,40 @@ Test(report_text, names_the_worst_and_the_first_elements)
     tl_matrix_free(&A); tl_matrix_free(&B); tl_matrix_free(&E); tl_matrix_free(&G);
 }
 
+/* A 23x37 by 37x19 product, its expected output, its reference and room for a result. */
+typedef struct product_case {
+    tl_matrix A, B, E, got;
+    tl_product_ref ref;
+} product_case;
+
+static void product_case_make(product_case *c, uint64_t seed)
+{
+    rng_seed(seed);
+    c->A = random_matrix(23, 37, -1, 1);
+    c->B = random_matrix(37, 19, -1, 1);
+    c->E = expected_of(&c->A, &c->B);
+    c->got = make(23, 19);
+    tl_error err;
+    cr_assert_eq(tl_product_ref_init(&c->ref, &c->A, &c->B, &c->E, 1, &err), 0, "%s", err.msg);
+}
+
+static void product_case_free(product_case *c)
+{
+    tl_product_ref_free(&c->ref);
+    tl_matrix_free(&c->A);
+    tl_matrix_free(&c->B);
+    tl_matrix_free(&c->E);
+    tl_matrix_free(&c->got);
+}
+
 /* The reference made once must judge exactly as tl_check_product does, result after result. */
 Test(product_ref, same_verdicts_as_check_product)
 {
-    rng_seed(41);
-    tl_matrix A = random_matrix(23, 37, -1, 1), B = random_matrix(37, 19, -1, 1);
-    tl_matrix E = expected_of(&A, &B), got = make(23, 19);
-    tl_product_ref ref;
+    product_case c;
+    product_case_make(&c, 41);
+    tl_matrix A = c.A, B = c.B, E = c.E, got = c.got;
+    tl_product_ref ref = c.ref;
     tl_error err;
-    cr_assert_eq(tl_product_ref_init(&ref, &A, &B, &E, 1, &err), 0, "%s", err.msg);
     for (int trial = 0; trial < 3; trial++) {
         memcpy(got.data, E.data, sizeof(float) * 23 * 19);
         if (trial == 1)
@@ -375,11 +400,40 @@ Test(product_ref, same_verdicts_as_check_product)
         cr_expect_str_eq(a.policy, b.policy);
         cr_expect_eq(b.pass, trial == 0, "trial %d", trial);
     }
-    tl_product_ref_free(&ref);
-    tl_matrix_free(&A);
-    tl_matrix_free(&B);
-    tl_matrix_free(&E);
-    tl_matrix_free(&got);
+    product_case_free(&c);
+}
+
+/* The per-element rule, for maps of where a result is wrong: exactly the elements the check
+ * counts are not within, with the bounds the check reports for them. */
+Test(product_ref, element_rule_matches_the_check)
+{
+    product_case c;
+    product_case_make(&c, 43);
+    tl_matrix E = c.E, got = c.got;
+    tl_product_ref ref = c.ref;
+    memcpy(got.data, E.data, sizeof(float) * 23 * 19);
+    double bound;
+    cr_assert(tl_product_ref_element_ok(&ref, &got, 30, &bound));
+    got.data[30] = nextafterf(E.data[30], INFINITY); /* one ulp: within */
+    got.data[40] = (float)(E.data[40] + 4 * bound + 1e-3); /* far over */
+    got.data[50] = NAN;
+    got.data[60] = INFINITY;
+    tl_check_report rep;
+    tl_product_ref_check(&ref, &got, &rep);
+    cr_assert_eq(rep.bad, 3);
+    int64_t bad = 0;
+    for (int64_t i = 0; i < 23 * 19; i++) {
+        bool ok = tl_product_ref_element_ok(&ref, &got, i, &bound);
+        cr_expect_eq(ok, i != 40 && i != 50 && i != 60, "element %lld", (long long)i);
+        if (!ok) {
+            cr_expect_eq(rep.first[bad].row * 19 + rep.first[bad].col, i);
+            cr_expect_eq(rep.first[bad].bound, bound, "element %lld", (long long)i);
+            bad++;
+        }
+    }
+    cr_expect_eq(bad, rep.bad);
+    cr_expect(tl_product_ref_element_ok(&ref, &got, 30, NULL));
+    product_case_free(&c);
 }
 
 /* Without an expected file the reference computes fl32 of the exact product itself: the same

@@ -4,6 +4,7 @@
 #include "runner_files.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -227,4 +228,33 @@ Test(copy_tree_untrusted, refuses_folders_nested_more_than_four_deep)
     cr_assert_eq(files_copy_tree_untrusted(at("sub"), at("c2"), 100, 64, &err), -1);
     cr_assert_not_null(strstr(err.msg, "sub/1/2/3/4/5: refused: folders nested more than 4"),
                        "%s", err.msg);
+}
+
+/* ---- writing a file atomically ------------------------------------------------------------ */
+TestSuite(write_atomic, .init = scratch_init, .fini = scratch_fini);
+
+/* The old file is replaced by a new one (a rename: a new inode), nothing else is left beside
+ * it; a missing folder fails with the path and the step, leaving nothing. */
+Test(write_atomic, replaces_whole_and_leaves_no_temporary)
+{
+    tl_error err = {{0}};
+    write_file("page.html", "an old and rather longer page");
+    struct stat before, after;
+    cr_assert_eq(stat(at("page.html"), &before), 0);
+    cr_assert_eq(files_write_atomic(at("page.html"), "new", 3, &err), 0, "%s", err.msg);
+    cr_assert_eq(stat(at("page.html"), &after), 0);
+    cr_expect_neq(before.st_ino, after.st_ino);
+    size_t len = 0;
+    char *text = files_read(at("page.html"), &len);
+    cr_assert_str_eq(text, "new");
+    free(text);
+    int entries = 0;
+    DIR *d = opendir(g_dir);
+    for (struct dirent *e; (e = readdir(d));)
+        entries += e->d_name[0] != '.';
+    closedir(d);
+    cr_expect_eq(entries, 1, "a temporary file was left behind");
+    cr_assert_eq(files_write_atomic(at("none/page.html"), "x", 1, &err), -1);
+    cr_expect_not_null(strstr(err.msg, "none/page.html: cannot create a temporary file"), "%s",
+                       err.msg);
 }

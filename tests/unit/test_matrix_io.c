@@ -644,6 +644,31 @@ Test(matrix_io, atomic_write_leaves_only_the_target, .init = scratch_init, .fini
     cr_assert_str_eq(names, "out.bin out.raw");
 }
 
+/* A kernel's result keeps its NaN (never written) and Inf elements; as an input it is refused,
+ * and a text file is no result. */
+Test(matrix_io, result_files_keep_nan_and_inf, .init = scratch_init, .fini = scratch_fini)
+{
+    tl_error err = {{0}};
+    float v[] = {1, NAN, 3, -INFINITY};
+    tl_matrix m = {2, 2, v}, back;
+    const char *path = scratch("p.raw");
+    cr_assert_eq(tl_matrix_write(path, &m, TL_FORMAT_BINARY, &err), 0, "%s", err.msg);
+    cr_assert_eq(tl_matrix_read(path, &back, &err), -1);
+    cr_assert(strstr(err.msg, "NaN/Inf is not allowed") != NULL, "%s", err.msg);
+    cr_assert_eq(tl_matrix_read_result(path, &back, &err), 0, "%s", err.msg);
+    cr_assert_eq(back.rows, 2);
+    cr_assert_eq(back.cols, 2);
+    cr_expect_eq(back.data[0], 1.0f);
+    cr_expect(isnan(back.data[1]));
+    cr_expect_eq(back.data[2], 3.0f);
+    cr_expect(isinf(back.data[3]) && back.data[3] < 0);
+    tl_matrix_free(&back);
+    const char *text = scratch("t.raw");
+    cr_assert_eq(tl_matrix_write(text, &m, TL_FORMAT_TEXT, &err), 0, "%s", err.msg);
+    cr_assert_eq(tl_matrix_read_result(text, &back, &err), -1);
+    cr_expect(strstr(err.msg, "t.raw: not a result file") != NULL, "%s", err.msg);
+}
+
 Test(matrix_io, write_replaces_an_existing_file, .init = scratch_init, .fini = scratch_fini)
 {
     tl_error err = {{0}};

@@ -1,0 +1,29 @@
+/* Inside `run` (not a door of its own): the --report page, from the datasets run_maps kept. */
+#ifndef TILELAB_CLI_RUN_REPORT_H
+#define TILELAB_CLI_RUN_REPORT_H
+
+#include "run_map.h"
+
+#define RUN_REPORT_MAX_CELLS 128 /* cells of a page's map each way, at most */
+
+typedef struct run_report_entry {
+    char *dataset;       /* as the lines show it (malloc'd) */
+    tl_size size;
+    tl_verdict verdict;
+    char detail[768];
+    const char *hint;    /* static, or NULL */
+    bool has_map;
+    run_map map;
+    char note[300];      /* a wrong or unsafe dataset without a map: why */
+} run_report_entry;
+
+typedef struct run_report_meta {
+    const char *lab, *source, *device;
+} run_report_meta;
+
+/* The page: self-contained (no external resource), every string from a dataset or a
+ * submission made inert and escaped; written atomically. -1 with err when it cannot be. */
+int run_report_write(const char *path, const run_report_meta *meta, const run_report_entry *e,
+                     int n, tl_error *err);
+
+#endif /* TILELAB_CLI_RUN_REPORT_H */
