@@ -1,4 +1,5 @@
-/* tilelab bench: figures for the dataset tools (generation, import, checking). */
+/* tilelab bench: figures for the dataset tools (generation, import, checking), the CPU backend,
+ * the labs on a GPU and the front door's own cost. */
 #include "cli.h"
 #include "runner_files.h"
 #include "lab_build.h"
@@ -15,8 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define MAX_REPS 64
+
 static const char usage[] =
-    "usage: ./tilelab bench [datasets | cpu | labs] [--size N] [--reps R] [--threads T]\n"
+    "usage: ./tilelab bench [datasets | cpu | labs | front-door] [--size N] [--reps R]\n"
+    "                       [--threads T]\n"
     "\n"
     "Measures and prints figures; nothing here is a pass/fail test, but each line shows its target.\n"
     "  datasets      (default) generate an NxNxN dataset in binary, import it (binary and text),\n"
@@ -28,9 +32,13 @@ static const char usage[] =
     "                next to cuBLAS SGEMM timed in the same process on the same buffers, lab 05's\n"
     "                unpadded baseline, and the same solution timed through the grader's path\n"
     "                (capture and tilelab-replay) on the same dataset\n"
+    "  front-door    what ./tilelab adds to a command when nothing changed (its package check\n"
+    "                and build skipped): the median wall time of `./tilelab help` next to the\n"
+    "                program behind it run directly, R runs each (default 20), and the difference\n"
     "  --size N      matrix size (default 2048 for datasets, 4096 for labs)\n"
     "  --reps R      repetitions of each import, median reported (default 5); for cpu, runs\n"
-    "                of each kernel, the fastest reported (default 5)\n"
+    "                of each kernel, the fastest reported (default 5); for front-door, runs of\n"
+    "                each command (default 20)\n"
     "  --threads T   threads for the reference products (default: one per CPU)\n";
 
 static int file_size_mb(const char *path, double *mb)
@@ -46,7 +54,7 @@ static int file_size_mb(const char *path, double *mb)
 static int time_reads(const char *path, int reps, double *median, double *first, tl_matrix *keep,
                       tl_error *err)
 {
-    double samples[64];
+    double samples[MAX_REPS];
     for (int i = 0; i < reps; i++) {
         tl_matrix m;
         double t0 = tl_clock_now();
@@ -430,6 +438,57 @@ static int bench_cpu(int reps)
     return ok02 && ok03 ? TL_EXIT_OK : TL_EXIT_CRASH;
 }
 
+#define FRONT_DOOR_TARGET_S 0.1
+#define FRONT_DOOR_TIMEOUT_S 600
+
+/* Median seconds of `reps` runs of argv; -1 when one fails. */
+static double median_run(char *const argv[], int reps)
+{
+    double samples[MAX_REPS];
+    for (int i = 0; i < reps; i++) {
+        proc_result r;
+        if (proc_run(argv, FRONT_DOOR_TIMEOUT_S, 1 << 16, &r) != 0)
+            return -1;
+        int status = r.exit_code;
+        samples[i] = r.seconds;
+        if (status != 0)
+            printf("  %s exited with status %d: %s\n", argv[0], status, r.err);
+        proc_result_free(&r);
+        if (status != 0)
+            return -1;
+    }
+    tl_stats s;
+    tl_stats_compute(samples, reps, &s);
+    return s.median;
+}
+
+/* The front door's own cost: `./tilelab help` against the program it ends in, run directly. A
+ * first run through the door, not counted, builds if anything changed. */
+static int bench_front_door(int reps)
+{
+    char door[PATH_MAX], self[PATH_MAX];
+    snprintf(door, sizeof door, "%.4000s/tilelab", cli_root());
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return cli_fail("bench front-door: cannot find this program's own path");
+    self[n] = '\0';
+    char *via_door[] = {door, "help", NULL}, *direct[] = {self, "help", NULL};
+    printf("front door (nothing changed; the median of %d runs each):\n", reps);
+    printf("  %-40s %10s %-8s %-14s\n", "what", "value", "unit", "target");
+    if (median_run(via_door, 1) < 0)
+        return TL_EXIT_CRASH;
+    double through = median_run(via_door, reps), plain = median_run(direct, reps);
+    if (through < 0 || plain < 0)
+        return TL_EXIT_CRASH;
+    row("./tilelab help", through * 1e3, "ms", "", false);
+    row("tilelab-cli help (run directly)", plain * 1e3, "ms", "", false);
+    char target[32];
+    snprintf(target, sizeof target, "< %.0f ms", FRONT_DOOR_TARGET_S * 1e3);
+    row("the front door's own cost", (through - plain) * 1e3, "ms", target,
+        through - plain < FRONT_DOOR_TARGET_S);
+    return TL_EXIT_OK;
+}
+
 static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {{"size", required_argument, NULL, 'n'},
@@ -443,7 +502,7 @@ static int run(int argc, char **argv)
         int bad = 0;
         switch (c) {
         case 'n': bad = cli_parse_int("--size", optarg, 1, 16384, &size); break;
-        case 'r': bad = cli_parse_int("--reps", optarg, 1, 64, &reps); break;
+        case 'r': bad = cli_parse_int("--reps", optarg, 1, MAX_REPS, &reps); break;
         case 't': bad = cli_parse_int("--threads", optarg, 1, 1024, &threads); break;
         default:
             return cli_fail("bench: unknown or incomplete option \"%s\" (see --help)",
@@ -452,15 +511,20 @@ static int run(int argc, char **argv)
         if (bad)
             return TL_EXIT_BAD_INPUT;
     }
-    bool labs = false, cpu = false;
+    bool labs = false, cpu = false, door = false;
     for (int i = optind; i < argc; i++) {
         if (strcmp(argv[i], "labs") == 0)
             labs = true;
         else if (strcmp(argv[i], "cpu") == 0)
             cpu = true;
+        else if (strcmp(argv[i], "front-door") == 0)
+            door = true;
         else if (strcmp(argv[i], "datasets") != 0)
-            return cli_fail("bench: no suite \"%s\" (suites: datasets, cpu, labs)", argv[i]);
+            return cli_fail("bench: no suite \"%s\" (suites: datasets, cpu, labs, front-door)",
+                            argv[i]);
     }
+    if (door)
+        return bench_front_door(reps ? reps : 20);
     if (cpu)
         return bench_cpu(reps ? reps : 5);
     if (labs)

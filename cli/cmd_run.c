@@ -1,6 +1,7 @@
 /* tilelab run: a lab's .cu file through the same build, capture and replay the grader uses, on
  * the lab's datasets: one line per dataset with the grader's verdict. */
 #include "cli.h"
+#include "output_names.h"
 #include "run_maps.h"
 #include "runner_files.h"
 #include "session.h"
@@ -45,7 +46,9 @@ static const char usage[] =
     "  --backend B      gpu (the CUDA device) or cpu (the PTX interpreter, no GPU needed);\n"
     "                   default: gpu when there is a CUDA device, cpu otherwise\n"
     "  --save-outputs D write each dataset's result (tilelab binary, from the first run) into\n"
-    "                   folder D, named after the dataset's folder: D/<name>.raw\n"
+    "                   folder D, named after the dataset's folder: D/<name>.raw; datasets whose\n"
+    "                   folders share a name get the folders above too (D/02-tiled-0.raw), so\n"
+    "                   none replaces another; each line says where its result went\n"
     "  --report FILE    also write an HTML page: every dataset's verdict and, for a wrong or\n"
     "                   unsafe one, its map of P's tiles and its first 20 wrong elements\n"
     "  --device-debug   build the kernels with -G (unoptimised; on the CPU backend this runs\n"
@@ -209,18 +212,6 @@ static int shipped_datasets(const tl_lab *lab, char ***out)
         qsort(list, (size_t)n, sizeof *list, by_number);
     *out = list;
     return n;
-}
-
-/* "a/b/3" and "a/b/3/" both give "3". */
-static void dataset_name(const char *dir, char *out, size_t size)
-{
-    size_t n = strlen(dir);
-    while (n > 1 && dir[n - 1] == '/')
-        n--;
-    size_t start = n;
-    while (start > 0 && dir[start - 1] != '/')
-        start--;
-    snprintf(out, size, "%.*s", (int)(n - start), dir + start);
 }
 
 /* ---- one dataset's line ----------------------------------------------------------------- */
@@ -538,6 +529,7 @@ static int run(int argc, char **argv)
         session_close(&s);
         return status;
     }
+    static char names[MAX_DATASETS][OUTPUT_NAME_MAX];
     if (o.save_outputs && mkdir(o.save_outputs, 0777) != 0 && errno != EEXIST) {
         session_close(&s);
         return cli_fail("--save-outputs: cannot create %s: %s", o.save_outputs, strerror(errno));
@@ -547,6 +539,7 @@ static int run(int argc, char **argv)
         session_close(&s);
         return cli_fail("run: %s", err.msg);
     }
+    output_names(o.datasets, o.ndatasets, names);
     if (o.backend == RUNNER_CPU)
         snprintf(device, sizeof device, "the CPU backend (PTX interpreter; times are emulated)");
     bool ncu = o.ncu && !o.json && o.backend == RUNNER_GPU &&
@@ -559,10 +552,11 @@ static int run(int argc, char **argv)
     tl_verdict worst = TL_VERDICT_PASS;
     int passed = 0;
     for (int i = 0; i < o.ndatasets; i++) {
-        char name[256], save[PATH_MAX + 300];
-        dataset_name(o.datasets[i], name, sizeof name);
-        snprintf(save, sizeof save, "%.3000s/%.250s.raw", o.save_outputs ? o.save_outputs : "",
-                 name);
+        char save[PATH_MAX + OUTPUT_NAME_MAX + 8];
+        snprintf(save, sizeof save, "%.3000s/%s.raw", o.save_outputs ? o.save_outputs : "",
+                 names[i]);
+        if (o.save_outputs)
+            unlink(save); /* so that a file there afterwards is this run's */
         runner_dataset d = {.dir = o.datasets[i]};
         const char *saved = run_maps_next(maps, o.save_outputs ? save : NULL);
         runner_replay_opts opts = {.time = !o.no_time, .baseline = true, .save_output = saved};
@@ -576,6 +570,9 @@ static int run(int argc, char **argv)
             r.verdict = TL_VERDICT_ERROR;
         if (!o.json) {
             print_line(&r, o.backend == RUNNER_CPU);
+            if (o.save_outputs)
+                printf("        %s %s\n",
+                       access(save, F_OK) == 0 ? "result saved to" : "no result for", save);
             print_kernel_output(&r);
             run_maps_dataset(maps, o.datasets[i], shapes[i], &r, &s.capture.log);
             if (ncu)
@@ -591,6 +588,8 @@ static int run(int argc, char **argv)
                        "report)\n", o.lab->id, cli_shown(o.source), cli_shown(d.dir));
         } else {
             run_maps_dataset(maps, o.datasets[i], shapes[i], &r, &s.capture.log);
+            if (o.save_outputs && access(save, F_OK) == 0)
+                fprintf(stderr, "tilelab: %s: result saved to %s\n", cli_shown(o.datasets[i]), save);
             char *text = runner_result_json(&r, cli_shown(o.datasets[i]));
             cJSON_AddItemToArray(all, text ? cJSON_Parse(text) : cJSON_CreateNull());
             free(text);

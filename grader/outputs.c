@@ -8,6 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* Bytes of the compiler's messages a student is shown (feedback, results.json) */
+#define MESSAGES_SHOWN_MAX 8000
+
 /* ---- gradebook.csv ------------------------------------------------------------------------- */
 /* A cell: one inert line, a formula start neutralised (tl_text_csv_cell), then RFC 4180
  * quoting. */
@@ -188,12 +191,29 @@ static void add_leader(cJSON *board, const char *name, double value, const char 
     cJSON_AddItemToArray(board, l);
 }
 
+/* The compile test's output when the build failed: the compiler's messages after it, cut as
+ * the feedback cuts them; Gradescope shows a student nothing else of a build. NULL when memory
+ * runs out. */
+static char *with_messages(const char *output, const char *msgs)
+{
+    size_t len = strlen(msgs), shown = len < MESSAGES_SHOWN_MAX ? len : MESSAGES_SHOWN_MAX;
+    size_t size = strlen(output) + shown + 64;
+    char *out = malloc(size);
+    if (!out)
+        return NULL;
+    int n = snprintf(out, size, "%s\n\n%.*s", output, (int)shown, msgs);
+    if (n > 0 && len > shown)
+        snprintf(out + n, size - (size_t)n, "\n[... %zu more bytes not shown]", len - shown);
+    return out;
+}
+
 int grader_write_results_json(const char *path, const cJSON *entry, tl_error *err)
 {
     if (!cJSON_IsObject(entry))
         return tl_error_set(err, "%s: the entry is not a JSON object", path);
     const cJSON *score = entry_field(entry, "score"), *perf = entry_field(entry, "performance");
     const cJSON *ok = entry_field(entry_field(entry, "build"), "ok"), *it;
+    const char *msgs = entry_str(entry_field(entry, "build"), "messages");
     cJSON *root = cJSON_CreateObject();
     add_num(root, "score", score, "total");
     add_num(root, "execution_time", entry, "execution_time");
@@ -239,7 +259,10 @@ int grader_write_results_json(const char *path, const cJSON *entry, tl_error *er
         add_num(tj, "score", it, "score");
         add_num(tj, "max_score", it, "max_score");
         cJSON_AddStringToObject(tj, "status", entry_item_passed(it) ? "passed" : "failed");
-        cJSON_AddStringToObject(tj, "output", text ? text : "");
+        char *built = name && strcmp(name, "compile") == 0 && cJSON_IsFalse(ok) && msgs && *msgs
+                          ? with_messages(text ? text : "", msgs) : NULL;
+        cJSON_AddStringToObject(tj, "output", built ? built : text ? text : "");
+        free(built);
         cJSON_AddStringToObject(tj, "visibility", vis ? vis : "visible");
         cJSON_AddItemToArray(tests, tj);
     }
@@ -408,7 +431,8 @@ int grader_write_feedback(const char *path, const cJSON *entry, tl_error *err)
     feedback_items(m.f, entry);
     if (cJSON_IsFalse(ok)) {
         fputs("\nBuild: FAILED\n", m.f);
-        put_indented(m.f, msgs && *msgs ? msgs : "(no compiler messages)", "  ", 8000);
+        put_indented(m.f, msgs && *msgs ? msgs : "(no compiler messages)", "  ",
+                     MESSAGES_SHOWN_MAX);
     } else if (cJSON_IsTrue(ok)) {
         fputs("\nBuild: ok", m.f);
         if (entry_num(entry_field(entry, "build"), "seconds", &secs))

@@ -4,6 +4,7 @@
  * by everything that went in. */
 #define _GNU_SOURCE /* mkdtemp, dirfd */
 #include "runner_config.h"
+#include "runner_messages.h"
 #include "runner_sandbox.h"
 
 #include "runner_files.h"
@@ -286,71 +287,6 @@ static void set_paths(runner_program *p)
     snprintf(p->image, sizeof p->image, "%.4000s/module.cubin", p->dir);
 }
 
-/* Replaces every `from` in the malloc'd *text by `to`. */
-static void replace_all(char **text, const char *from, const char *to)
-{
-    size_t nf = strlen(from), nt = strlen(to), count = 0;
-    if (!*text || nf == 0)
-        return;
-    for (const char *q = strstr(*text, from); q; q = strstr(q + nf, from))
-        count++;
-    if (count == 0)
-        return;
-    char *out = malloc(strlen(*text) + count * (nt > nf ? nt - nf : 0) + 1), *w = out;
-    if (!out)
-        return;
-    const char *r = *text;
-    for (const char *q = strstr(r, from); q; q = strstr(r, from)) {
-        memcpy(w, r, (size_t)(q - r));
-        w += q - r;
-        memcpy(w, to, nt);
-        w += nt;
-        r = q + nf;
-    }
-    strcpy(w, r);
-    free(*text);
-    *text = out;
-}
-
-/* The compiler's and linker's messages as the student should read them: their own file names,
- * no folder of the grading machine, no intermediate files. "/usr/bin/ld: /out/keep/template.o:
- * in function ..." and "template.cudafe1.cpp:(.text+0x199): undefined reference" become
- * "ld: template.cu: in function ..." and "template.cu: undefined reference". */
-static void student_messages(char **text, const char *source_name, const char *out_dir,
-                             const char *src_dir)
-{
-    char stem[256], from[PATH_MAX + 300], to[300];
-    snprintf(stem, sizeof stem, "%s", source_name);
-    char *dot = strrchr(stem, '.');
-    if (dot)
-        *dot = '\0';
-    replace_all(text, "/usr/bin/ld: ", "ld: ");
-    snprintf(to, sizeof to, "%s", source_name);
-    snprintf(from, sizeof from, "/out/keep/%s.o", stem);
-    replace_all(text, from, to);
-    snprintf(from, sizeof from, "%s/keep/%s.o", out_dir, stem);
-    replace_all(text, from, to);
-    /* "template.cudafe1.cpp:(.text+0x1bd)" -> "template.cu" (the offset means nothing to them) */
-    snprintf(from, sizeof from, "%s.cudafe1.cpp:(", stem);
-    for (char *q = *text ? strstr(*text, from) : NULL; q; q = strstr(q, from)) {
-        char *close = strchr(q + strlen(from), ')');
-        if (!close)
-            break;
-        size_t keep = strlen(source_name);
-        memcpy(q, source_name, keep);
-        memmove(q + keep, close + 1, strlen(close + 1) + 1);
-        q += keep;
-    }
-    snprintf(from, sizeof from, "%s/", RUNNER_HARNESS_INCLUDE);
-    replace_all(text, from, "");
-    replace_all(text, RUNNER_TOOLKIT_ROOT, "cuda");
-    replace_all(text, "/out/keep/", "");
-    snprintf(from, sizeof from, "%s/", src_dir);
-    replace_all(text, from, "");
-    snprintf(from, sizeof from, "%s/", out_dir);
-    replace_all(text, from, "");
-}
-
 /* The single file of `pattern` in the keep folder, moved to `to`. */
 static int take(const char *keep_dir, const char *pattern, const char *to)
 {
@@ -437,7 +373,7 @@ static int compile(const runner_config *c, const char *work, const char *source_
         o->messages = malloc(n);
         if (o->messages) {
             snprintf(o->messages, n, "%s%s", r.out, r.err);
-            student_messages(&o->messages, source_name, out, src);
+            messages_for_student(&o->messages, source_name, out, src);
         }
     }
     proc_result_free(&r);

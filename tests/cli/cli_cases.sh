@@ -84,6 +84,23 @@ binary_and_large)
   run 0 "$cli" datasets 02 --size 40x24x8 --format binary --out "$work/b" --check; has "binary created"
   head -c 8 "$work/b/0/input0.raw" | grep -q TILELAB || fail "no binary magic"
   ;;
+save_outputs_names)
+  # Two datasets whose folders share a name ("0"), one given with a trailing slash: two files,
+  # each named with the folder above, each holding its own dataset's result (16x16 and 32x32).
+  run 0 "$cli" datasets 02 --size 16 --out "$work/a"
+  run 0 "$cli" datasets 02 --size 32 --out "$work/b"
+  quick=(run 02 --solution --backend cpu --no-time --no-safety)
+  run 0 "$cli" "${quick[@]}" --dataset "$work/a/0" --dataset "$work/b/0/" --save-outputs "$work/d"
+  has "result saved to $work/d/a-0.raw"; has "result saved to $work/d/b-0.raw"
+  [ "$(ls "$work/d" | wc -l)" = 2 ] || fail "expected exactly two files in $work/d"
+  [ "$(stat -c %s "$work/d/a-0.raw")" -lt "$(stat -c %s "$work/d/b-0.raw")" ] \
+    || fail "a-0.raw does not hold the 16x16 result"
+  # The same folder twice: numbered. A lone folder keeps its own name, "." and "0/" too.
+  run 0 "$cli" "${quick[@]}" --dataset "$work/a/0" --dataset "$work/a/0/" --save-outputs "$work/e"
+  has "result saved to $work/e/0.raw"; has "result saved to $work/e/0-2.raw"
+  (cd "$work/b/0" && run 0 "$cli" "${quick[@]}" --dataset . --save-outputs "$work/f")
+  has "result saved to $work/f/0.raw"
+  ;;
 *) fail "unknown case $case_name" ;;
 esac
 echo "ok: $case_name"

@@ -56,6 +56,11 @@ example_class)
   verdicts grace | grep -q '^unsafe' || fail "grace: $(verdicts grace)"
   [ "$(col "$gb" heidi compile)" = 0 ] || fail "heidi: compile"
   grep -q '__synchthreads' "$work/out/journal/heidi.json" || fail "heidi: the compiler's message"
+  # her own line as she wrote it and a hint, in her feedback and in results.json (Gradescope)
+  for f in "$work/out/feedback/heidi.txt" "$work/out/results/heidi/results.json"; do
+    grep -qF '   25 |         __synchthreads();' "$f" || fail "heidi: her own line in $f"
+    grep -qF 'did you mean __syncthreads?' "$f" || fail "heidi: the hint in $f"
+  done
   [ "$(col "$gb" ivan total)" = 10 ] || fail "ivan: only the compile points, got $(col "$gb" ivan total)"
   grep -q 'ivan: could not open' "$work/out/journal/ivan.json" || fail "ivan: its reads must fail"
   grep -q 'ivan: opened' "$work/out/journal/ivan.json" && fail "ivan: read a file it must not see"

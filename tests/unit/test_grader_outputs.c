@@ -348,6 +348,44 @@ Test(results_json, has_exactly_the_gradescope_fields_and_values)
     cJSON_Delete(e);
 }
 
+Test(results_json, a_failed_build_shows_the_compilers_messages)
+{
+    cJSON *e = entry("heidi", 0);
+    cJSON *doc = write_and_parse(e);
+    const char *shown = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "tests"), 0),
+                                            "output")->valuestring;
+    cr_assert_str_eq(shown, "builds", "a build that worked: no messages");
+    cJSON_Delete(doc);
+    cJSON *build = cJSON_GetObjectItem(e, "build");
+    cJSON_ReplaceItemInObject(build, "ok", cJSON_CreateFalse());
+    cJSON_ReplaceItemInObject(build, "messages",
+                              cJSON_CreateString("template.cu(25): error: identifier "
+                                                 "\"__synchthreads\" is undefined\n"
+                                                 "   25 |     __synchthreads();\n"));
+    cJSON *compile = cJSON_GetArrayItem(score_items(e), 0);
+    cJSON_ReplaceItemInObject(compile, "output", cJSON_CreateString("does not build"));
+    doc = write_and_parse(e);
+    shown = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "tests"), 0),
+                                "output")->valuestring;
+    cr_assert_str_eq(shown, "does not build\n\ntemplate.cu(25): error: identifier "
+                            "\"__synchthreads\" is undefined\n   25 |     __synchthreads();\n");
+    cJSON_Delete(doc);
+    /* cut as the feedback cuts them */
+    char *many = malloc(20001);
+    cr_assert_not_null(many);
+    memset(many, 'x', 20000);
+    many[20000] = '\0';
+    cJSON_ReplaceItemInObject(build, "messages", cJSON_CreateString(many));
+    free(many);
+    doc = write_and_parse(e);
+    shown = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "tests"), 0),
+                                "output")->valuestring;
+    cr_assert_not_null(strstr(shown, "\n[... 12000 more bytes not shown]"), "%s", shown);
+    cr_assert_lt(strlen(shown), 8100);
+    cJSON_Delete(doc);
+    cJSON_Delete(e);
+}
+
 Test(results_json, hidden_items_keep_their_visibility)
 {
     cJSON *e = entry("alice", 87.5);

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# The front door (./tilelab) skips its package check and its build when nothing changed, and
+# builds whenever something the build reads did change. It runs here on a small copy of the kit's
+# layout, with cmake, ctest, dpkg-query and nvcc replaced by stand-ins that record each call.
+#   front_door.sh TILELAB_SCRIPT
+set -u
+script="$1"
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; echo "--- calls:" >&2; cat "$calls" >&2; exit 1; }
+root="$work/kit" shims="$work/bin" calls="$work/calls"
+mkdir -p "$root/harness" "$root/cmake" "$root/labs/02-tiled" "$shims"
+cp "$script" "$root/tilelab"
+echo 'project(kit C)' >"$root/CMakeLists.txt"
+echo '{}' >"$root/CMakePresets.json"
+echo 'add_library(h a.c)' >"$root/harness/CMakeLists.txt"
+echo 'int a;' >"$root/harness/a.c"
+echo '// a student file' >"$root/labs/02-tiled/template.cu"
+
+# Each stand-in appends "NAME ARGS" to $calls. cmake --build makes the program (which prints its
+# arguments), fails with FAKE_BUILD_STATUS, and runs FAKE_DURING_BUILD (an edit made while the
+# build runs).
+cat >"$shims/cmake" <<'EOF'
+#!/usr/bin/env bash
+echo "cmake $*" >>"$FAKE_CALLS"
+case "$1" in
+--preset) mkdir -p "build/$2" && touch "build/$2/CMakeCache.txt" ;;
+--build)
+  mkdir -p "$2/cli"
+  printf '#!/bin/sh\necho "cli $*"\n' >"$2/cli/tilelab-cli" && chmod +x "$2/cli/tilelab-cli"
+  [ -z "${FAKE_DURING_BUILD:-}" ] || eval "$FAKE_DURING_BUILD"
+  exit "${FAKE_BUILD_STATUS:-0}" ;;
+esac
+EOF
+cat >"$shims/dpkg-query" <<'EOF'
+#!/usr/bin/env bash
+echo "dpkg-query $*" >>"$FAKE_CALLS"
+printf 'install ok installed'
+EOF
+printf '#!/bin/sh\necho "nvcc $*" >>"$FAKE_CALLS"\n' >"$shims/nvcc"
+printf '#!/bin/sh\necho "ctest $*" >>"$FAKE_CALLS"\n' >"$shims/ctest"
+chmod +x "$shims"/*
+export PATH="$shims:$PATH" FAKE_CALLS="$calls"
+
+# door STATUS ARGS...: runs the front door, checks its status; its calls are in $calls.
+door() {
+  local want="$1"; shift
+  : >"$calls"
+  "$root/tilelab" "$@" >"$work/out" 2>"$work/err"; local rc=$?
+  [ "$rc" = "$want" ] || { cat "$work/err" >&2; fail "./tilelab $* exited $rc, expected $want"; }
+}
+built() { grep -q "^cmake --build" "$calls" || fail "$1: no build"; }
+not_built() { ! grep -q "^cmake" "$calls" || fail "$1: cmake ran"; }
+packages_checked() { grep -q "^dpkg-query" "$calls" || fail "$1: the packages were not checked"; }
+packages_skipped() { ! grep -q "^dpkg-query" "$calls" || fail "$1: dpkg-query ran"; }
+
+door 0 help
+grep -q "^cmake --preset default" "$calls" || fail "first use: not configured"
+built "first use"; packages_checked "first use"
+grep -qx "cli help" "$work/out" || fail "first use: the program did not run"
+
+door 0 help
+not_built "nothing changed"; packages_skipped "nothing changed"
+grep -qx "cli help" "$work/out" || fail "nothing changed: the program did not run"
+door 0 run 02 --source x.cu
+not_built "nothing changed (run)"
+grep -qx "cli run 02 --source x.cu" "$work/out" || fail "the arguments did not reach the program"
+
+echo 'int a = 1;' >"$root/harness/a.c"
+door 0 help; built "an edited source"; packages_skipped "an edited source"
+door 0 help; not_built "after the rebuild"
+
+# A file saved while the build runs, likely within the same clock tick as the build's start.
+echo 'int a = 2;' >"$root/harness/a.c"
+FAKE_DURING_BUILD='echo "int a = 3;" >"$FAKE_ROOT/harness/a.c"' FAKE_ROOT="$root" \
+  door 0 help
+built "an edit before the build"; grep -q 3 "$root/harness/a.c" || fail "the edit during the build"
+door 0 help; built "after an edit during the build"
+door 0 help; not_built "after the edit was built"
+
+echo 'int b;' >"$root/harness/b.c"
+door 0 help; built "a new file"
+rm "$root/harness/b.c"
+door 0 help; built "a deleted file"
+touch -d '2001-01-01' "$root/harness/a.c"
+door 0 help; built "a file dated in the past (cp -p, tar)"
+echo 'set(X 1)' >"$root/cmake/Extra.cmake"
+door 0 help; built "a new file under cmake/"
+echo '{"version": 3}' >"$root/CMakeUserPresets.json"
+door 0 help; built "a new CMakeUserPresets.json"
+rm "$root/CMakeUserPresets.json"
+door 0 help; built "a deleted CMakeUserPresets.json"
+mkdir "$root/extra" && echo 'add_library(e e.c)' >"$root/extra/CMakeLists.txt"
+door 0 help; built "a new top-level folder with a CMakeLists.txt"
+touch "$root/build/default/CMakeCache.txt"
+door 0 help; built "an edited CMakeCache.txt"
+
+# Not read by the build: a student's lab file, a grading's output folder.
+echo '// edited' >"$root/labs/02-tiled/template.cu"
+mkdir -p "$root/grades/02-tiled" && touch "$root/grades/02-tiled/gradebook.csv"
+door 0 help; not_built "an edited lab file"
+
+# A failed build leaves no stamp: the next command builds again.
+echo 'int a = 4;' >"$root/harness/a.c"
+FAKE_BUILD_STATUS=1 door 3 help; built "a failing build"
+door 0 help; built "after a failed build"
+rm "$root/build/default/cli/tilelab-cli"
+door 0 help; built "a missing program"
+
+# `test` needs one more package: checked once, then the stamp covers both lists.
+door 0 test --quick
+grep -q "^dpkg-query .*chromium" "$calls" || fail "test: its own packages were not checked"
+not_built "test, nothing changed"
+grep -q "^ctest" "$calls" || fail "test: ctest did not run"
+door 0 test --quick; packages_skipped "test again"
+door 0 help; packages_skipped "help after test"
+echo ok: front door
