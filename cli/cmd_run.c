@@ -37,7 +37,11 @@ static const char usage[] =
     "                   the headers beside it may be included\n"
     "  --dataset DIR    a dataset folder (repeatable; default: every shipped dataset of the lab)\n"
     "  --json           one JSON document with every dataset's result instead of lines\n"
-    "  --timeout S      seconds a dataset may take before it is stopped (default 60)\n"
+    "  --timeout S      seconds a dataset may take before it is stopped (default 60; on the CPU\n"
+    "                   backend more when the dataset's work needs it, and a kernel is stopped\n"
+    "                   sooner at an instruction limit that follows the work); once a dataset\n"
+    "                   has timed out, each of the others gets at most 10 s\n"
+    "  --fail-fast      stop at the first dataset that does not pass\n"
     "  --reps N         timed repetitions of the kernel (default 10; 3 on the CPU backend)\n"
     "  --no-time        check only, do not time\n"
     "  --no-ncu         lab 05: skip the bank-conflict counts (ncu's on a GPU, when it is\n"
@@ -76,13 +80,17 @@ static const char usage[] =
     "3 the file does not build, was refused, crashed or hung, 4 --backend gpu but no CUDA device\n";
 
 enum { EXIT_NO_DEVICE = 4 };
+/* Seconds each dataset gets once one has timed out: a kernel that hangs once most likely hangs
+ * again, and a lab kernel that works takes milliseconds on a GPU (the CPU backend's limits
+ * grow with the work past this). */
+enum { TIMEOUT_AFTER_A_TIMEOUT_S = 10 };
 
 typedef struct options {
     const tl_lab *lab;
     char source[PATH_MAX];
     const char *datasets[MAX_DATASETS];
     int ndatasets;
-    bool json, build_only, no_time, ncu, reps_given, no_sandbox, device_debug, safety;
+    bool json, build_only, no_time, ncu, reps_given, no_sandbox, device_debug, safety, fail_fast;
     int timeout, reps;
     runner_backend backend;
     bool backend_given;
@@ -100,6 +108,7 @@ static int parse(int argc, char **argv, options *o)
         {"build-only", no_argument, NULL, 'b'},   {"backend", required_argument, NULL, 'B'},
         {"save-outputs", required_argument, NULL, 'O'}, {"device-debug", no_argument, NULL, 'G'},
         {"no-sandbox", no_argument, NULL, 'X'},   {"no-safety", no_argument, NULL, 'C'},
+        {"fail-fast", no_argument, NULL, 'F'},
         {"report", required_argument, NULL, 'R'}, {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->timeout = 60;
@@ -129,6 +138,7 @@ static int parse(int argc, char **argv, options *o)
         case 'G': o->device_debug = true; break;
         case 'X': o->no_sandbox = true; break;
         case 'C': o->safety = false; break;
+        case 'F': o->fail_fast = true; break;
         case 't':
             if (cli_parse_int("--timeout", optarg, 1, 86400, &o->timeout) != 0)
                 return TL_EXIT_BAD_INPUT;
@@ -550,11 +560,14 @@ static int run(int argc, char **argv)
         printf("%s on %s, %d dataset(s)\n", cli_shown(o.source), device, o.ndatasets);
     cJSON *all = cJSON_CreateArray();
     tl_verdict worst = TL_VERDICT_PASS;
-    int passed = 0;
+    int passed = 0, ran = 0;
     for (int i = 0; i < o.ndatasets; i++) {
+        if (o.fail_fast && worst != TL_VERDICT_PASS)
+            break;
+        ran++;
         char save[PATH_MAX + OUTPUT_NAME_MAX + 8];
-        snprintf(save, sizeof save, "%.3000s/%s.raw", o.save_outputs ? o.save_outputs : "",
-                 names[i]);
+        snprintf(save, sizeof save, "%.3000s/%.*s.raw", o.save_outputs ? o.save_outputs : "",
+                 (int)OUTPUT_NAME_MAX, names[i]);
         if (o.save_outputs)
             unlink(save); /* so that a file there afterwards is this run's */
         runner_dataset d = {.dir = o.datasets[i]};
@@ -596,6 +609,13 @@ static int run(int argc, char **argv)
         }
         passed += r.verdict == TL_VERDICT_PASS;
         worst = tl_verdict_worst(worst, r.verdict);
+        if (r.verdict == TL_VERDICT_TIMEOUT && s.config.replay_timeout_s > TIMEOUT_AFTER_A_TIMEOUT_S &&
+            i + 1 < o.ndatasets && !(o.fail_fast)) {
+            s.config.replay_timeout_s = TIMEOUT_AFTER_A_TIMEOUT_S;
+            if (!o.json)
+                printf("        (a dataset timed out: each of the others gets at most %d s, unless "
+                       "its work needs more on the CPU backend)\n", TIMEOUT_AFTER_A_TIMEOUT_S);
+        }
         runner_result_free(&r);
         fflush(stdout);
     }
@@ -607,7 +627,8 @@ static int run(int argc, char **argv)
         cJSON_AddStringToObject(doc, "backend", runner_backend_name(o.backend));
         cJSON_AddStringToObject(doc, "verdict", tl_verdict_name(worst));
         cJSON_AddNumberToObject(doc, "passed", passed);
-        cJSON_AddNumberToObject(doc, "failed", o.ndatasets - passed);
+        cJSON_AddNumberToObject(doc, "failed", ran - passed);
+        cJSON_AddNumberToObject(doc, "not_run", o.ndatasets - ran);
         cJSON_AddItemToObject(doc, "runs", all);
         char *text = cJSON_Print(doc);
         puts(text);
@@ -615,7 +636,10 @@ static int run(int argc, char **argv)
         cJSON_Delete(doc);
     } else {
         cJSON_Delete(all);
-        printf("%d passed, %d failed\n", passed, o.ndatasets - passed);
+        printf("%d passed, %d failed", passed, ran - passed);
+        if (ran < o.ndatasets)
+            printf(", %d not run (--fail-fast)", o.ndatasets - ran);
+        putchar('\n');
         if (predict && worst == TL_VERDICT_PASS)
             session_print_predictions(&s, o.lab);
     }
