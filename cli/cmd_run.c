@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "output_names.h"
 #include "run_maps.h"
+#include "run_watch.h"
 #include "runner_files.h"
 #include "session.h"
 
@@ -42,6 +43,8 @@ static const char usage[] =
     "                   sooner at an instruction limit that follows the work); once a dataset\n"
     "                   has timed out, each of the others gets at most 10 s\n"
     "  --fail-fast      stop at the first dataset that does not pass\n"
+    "  --watch          after the run, wait for the file (or a header beside it) to be saved and\n"
+    "                   run again, until Ctrl-C; builds are cached, so a save costs the run only\n"
     "  --reps N         timed repetitions of the kernel (default 10; 3 on the CPU backend)\n"
     "  --no-time        check only, do not time\n"
     "  --no-ncu         lab 05: skip the bank-conflict counts (ncu's on a GPU, when it is\n"
@@ -91,6 +94,7 @@ typedef struct options {
     const char *datasets[MAX_DATASETS];
     int ndatasets;
     bool json, build_only, no_time, ncu, reps_given, no_sandbox, device_debug, safety, fail_fast;
+    bool watch;
     int timeout, reps;
     runner_backend backend;
     bool backend_given;
@@ -108,7 +112,7 @@ static int parse(int argc, char **argv, options *o)
         {"build-only", no_argument, NULL, 'b'},   {"backend", required_argument, NULL, 'B'},
         {"save-outputs", required_argument, NULL, 'O'}, {"device-debug", no_argument, NULL, 'G'},
         {"no-sandbox", no_argument, NULL, 'X'},   {"no-safety", no_argument, NULL, 'C'},
-        {"fail-fast", no_argument, NULL, 'F'},
+        {"fail-fast", no_argument, NULL, 'F'},    {"watch", no_argument, NULL, 'W'},
         {"report", required_argument, NULL, 'R'}, {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->timeout = 60;
@@ -139,6 +143,7 @@ static int parse(int argc, char **argv, options *o)
         case 'X': o->no_sandbox = true; break;
         case 'C': o->safety = false; break;
         case 'F': o->fail_fast = true; break;
+        case 'W': o->watch = true; break;
         case 't':
             if (cli_parse_int("--timeout", optarg, 1, 86400, &o->timeout) != 0)
                 return TL_EXIT_BAD_INPUT;
@@ -482,12 +487,10 @@ static int replay_dataset(const session *s, const options *o, const runner_datas
 
 /* ---- the command ------------------------------------------------------------------------- */
 
-static int run(int argc, char **argv)
+/* One run of the command: a copy of the options, so a --watch loop starts afresh each time. */
+static int run_once(void *ctx)
 {
-    options o;
-    int rc = parse(argc, argv, &o);
-    if (rc != TL_EXIT_OK)
-        return rc;
+    options o = *(const options *)ctx;
     char device[256];
     bool gpu = tl_device_name(device, sizeof device);
     if (!o.backend_given)
@@ -653,6 +656,17 @@ static int run(int argc, char **argv)
     free(shipped);
     session_close(&s);
     return status;
+}
+
+static int run(int argc, char **argv)
+{
+    options o;
+    int rc = parse(argc, argv, &o);
+    if (rc != TL_EXIT_OK)
+        return rc;
+    if (o.watch && o.json)
+        return cli_fail("run: --watch is for a person at a terminal; --json is for programs");
+    return o.watch ? run_watch(o.source, run_once, &o) : run_once(&o);
 }
 
 const cli_command cmd_run = {"run", "build a lab's .cu file and check it as the grader does",
