@@ -106,6 +106,10 @@ typedef struct caplog_call {
     caplog_op *ops;
     bool ended;                          /* its "end" record was seen */
     char refused[CAPLOG_MAX_REFUSAL];    /* non-empty: the first refusal inside the call */
+    /* non-empty: the first launch of the call that failed (as it would on a GPU: a grid or
+     * block dimension of 0, too many threads), what it asked for and why. Not replayed; the
+     * runner names it when nothing was written. */
+    char launch_failed[CAPLOG_MAX_REFUSAL];
 } caplog_call;
 
 typedef struct caplog {
@@ -136,6 +140,12 @@ caplog_call *caplog_begin_call(caplog *log, caplog_call_kind kind, int j, int k,
                                tl_error *err);
 /* Appends to the last call, which must not have ended. A launch's arrays are copied. */
 int caplog_add_op(caplog *log, const caplog_op *op, tl_error *err);
+/* Notes a launch that failed in the open call (none open: nothing); the first one stays. */
+void caplog_launch_failed(caplog *log, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 /* Notes a refusal in the open call (or in the log when no call is open); the first one stays. */
 void caplog_refuse(caplog *log, const char *fmt, ...)
 #if defined(__GNUC__)

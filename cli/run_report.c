@@ -138,7 +138,7 @@ static void put_entry(FILE *f, const run_report_entry *e, int index)
         put_text(f, e->detail);
     }
     fputs("</p>\n", f);
-    if (e->hint) {
+    if (e->hint[0]) {
         fputs("<p>hint: ", f);
         put_text(f, e->hint);
         fputs("</p>\n", f);

@@ -11,7 +11,7 @@ typedef struct run_report_entry {
     tl_size size;
     tl_verdict verdict;
     char detail[768];
-    const char *hint;    /* static, or NULL */
+    char hint[640];      /* empty: none */
     bool has_map;
     run_map map;
     char note[300];      /* a wrong or unsafe dataset without a map: why */

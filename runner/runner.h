@@ -238,7 +238,10 @@ typedef struct runner_call_result {
 typedef struct runner_result {
     tl_verdict verdict;       /* the submission's: its checked call and timed repetitions */
     char detail[768];
-    const char *hint;         /* a static hint for a wrong result, or NULL */
+    /* A hint for a wrong result, or NULL: static text, or hint_text of this same result (a copy
+     * of the struct must not outlive it). */
+    const char *hint;
+    char hint_text[640];
     tl_size shape;
     char device[128];
     runner_call_result calls[CAPLOG_CALL_KINDS];

@@ -254,20 +254,35 @@ int caplog_add_op(caplog *log, const caplog_op *op, tl_error *err)
     return 0;
 }
 
-void caplog_refuse(caplog *log, const char *fmt, ...)
+/* The first of a kind of note stays: one line of text, so it cannot break the format. */
+static void note(char *slot, const char *fmt, va_list ap)
 {
-    caplog_call *c = open_call(log);
-    char *slot = c ? c->refused : log->refused;
     if (slot[0])
         return;
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(slot, CAPLOG_MAX_REFUSAL, fmt, ap);
-    va_end(ap);
-    /* One line in the text: the reason must not break the format. */
     for (char *p = slot; *p; p++)
         if (*p == '\n' || *p == '\r')
             *p = ' ';
+}
+
+void caplog_launch_failed(caplog *log, const char *fmt, ...)
+{
+    caplog_call *c = open_call(log);
+    if (!c)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    note(c->launch_failed, fmt, ap);
+    va_end(ap);
+}
+
+void caplog_refuse(caplog *log, const char *fmt, ...)
+{
+    caplog_call *c = open_call(log);
+    va_list ap;
+    va_start(ap, fmt);
+    note(c ? c->refused : log->refused, fmt, ap);
+    va_end(ap);
 }
 
 void caplog_end_call(caplog *log)
@@ -361,6 +376,8 @@ int caplog_write(FILE *out, const caplog *log)
         }
         if (c->refused[0])
             fprintf(out, "refused %s\n", c->refused);
+        if (c->launch_failed[0])
+            fprintf(out, "failed %s\n", c->launch_failed);
         if (c->ended)
             fputs("end\n", out);
     }
@@ -576,6 +593,9 @@ static int read_in_call(reader *r, caplog_call *call, char **f, int n, const cha
     } else if (strcmp(f[0], "refused") == 0) {
         caplog_refuse(r->log, "%s", rest);
         return 0;
+    } else if (strcmp(f[0], "failed") == 0) {
+        caplog_launch_failed(r->log, "%s", rest);
+        return 0;
     } else if (strcmp(f[0], "end") == 0 && n == 1) {
         caplog_end_call(r->log);
         return 0;
@@ -613,6 +633,8 @@ static int read_record(reader *r, char *line)
     char rest[CAPLOG_MAX_REFUSAL] = "";
     if (strncmp(line, "refused ", 8) == 0)
         snprintf(rest, sizeof rest, "%.399s", line + 8);
+    else if (strncmp(line, "failed ", 7) == 0)
+        snprintf(rest, sizeof rest, "%.399s", line + 7);
     char *f[MAX_FIELDS];
     int n = 0;
     for (char *save = NULL, *tok = strtok_r(line, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {

@@ -345,8 +345,12 @@ static cudaError_t launch(const kernel_record *k, dim3 grid, dim3 block, void **
                        .block = {block.x, block.y, block.z},
                        .shared = shared > UINT32_MAX ? UINT32_MAX : (uint32_t)shared,
                        .nargs = e->nparams, .arg_size = arg_size, .bytes = bytes, .relocs = relocs};
-    if (caplog_launch_problem(&l, k->max_dynamic_shared))
+    const char *problem = caplog_launch_problem(&l, k->max_dynamic_shared);
+    if (problem) {
+        caplog_launch_failed(&log_, "%.100s with grid (%u,%u,%u) and block (%u,%u,%u): %.150s",
+                             name, grid.x, grid.y, grid.z, block.x, block.y, block.z, problem);
         return fail(cudaErrorInvalidConfiguration);
+    }
     if (e->nparams > CAPLOG_MAX_ARGS)
         return refuse("kernel %s has more than %d parameters", name, CAPLOG_MAX_ARGS);
     for (int i = 0; i < e->nparams; i++) {

@@ -463,6 +463,28 @@ static void conclude(const tl_lab *lab, runner_result *out)
         out->gflops = tl_gflops(out->shape.m, out->shape.k, out->shape.n, launch->ms.median * 1e-3);
 }
 
+/* A wrong result with elements never written, where the host code's launch failed (as it would
+ * on a GPU, which no error check of the student's reported): the hint names that launch, which
+ * is the cause, rather than guessing at the grid or the store. */
+static void name_failed_launch(const tl_lab *lab, const runner_capture *cap,
+                               const runner_replay_opts *opts, runner_result *out)
+{
+    bool host = has_host_call(lab) && !opts->launch_only;
+    caplog_call_kind kind = host ? CAPLOG_CALL_HOST : CAPLOG_CALL_LAUNCH;
+    const runner_call_result *main = &out->calls[kind];
+    const caplog_call *c = caplog_find_call(&cap->log, kind, out->shape.m, out->shape.k,
+                                            out->shape.n);
+    if (!c || !c->launch_failed[0] || main->check.nonfinite == 0)
+        return;
+    /* The text came from the student's process: shown, never obeyed. */
+    char *inert = tl_text_line(c->launch_failed, strlen(c->launch_failed));
+    snprintf(out->hint_text, sizeof out->hint_text, "the launch of %.400s, so none of its blocks "
+             "ran (on a GPU it fails with cudaErrorInvalidConfiguration, which "
+             "cudaGetLastError() returns)", inert ? inert : "a kernel failed");
+    free(inert);
+    out->hint = out->hint_text;
+}
+
 int runner_replay(const runner_config *c, const runner_program *p, const runner_capture *cap,
                   const tl_lab *lab, const runner_dataset *d, const runner_replay_opts *opts,
                   runner_result *out, tl_error *err)
@@ -548,6 +570,8 @@ int runner_replay(const runner_config *c, const runner_program *p, const runner_
         read_summary(doc, opts, out);
         if (out->verdict == TL_VERDICT_PASS)
             conclude(lab, out);
+        if (out->verdict == TL_VERDICT_WRONG)
+            name_failed_launch(lab, cap, opts, out);
     }
     cJSON_Delete(doc);
     proc_result_free(&r);

@@ -53,6 +53,8 @@ static void build_sample(caplog *log)
                       .count = 512};
     cr_assert_eq(caplog_add_op(log, &down, &err), 0, "%s", err.msg);
     caplog_refuse(log, "cudaMemcpy from host memory\nthat is not an input");
+    caplog_launch_failed(log, "k with grid (0,1,1) and block (16,16,1): a grid dimension is 0");
+    caplog_launch_failed(log, "a second failure is not kept");
     caplog_end_call(log);
     log->complete = true;
 }
@@ -95,6 +97,8 @@ Test(capture_log, round_trip)
     const caplog_call *h = caplog_find_call(&b, CAPLOG_CALL_HOST, 16, 32, 8);
     cr_assert_not_null(h);
     cr_expect_str_eq(h->refused, "cudaMemcpy from host memory that is not an input");
+    cr_expect_str_eq(h->launch_failed,
+                     "k with grid (0,1,1) and block (16,16,1): a grid dimension is 0");
     cr_expect_null(caplog_find_call(&b, CAPLOG_CALL_BASELINE, 16, 32, 8));
     /* The same text again: writing is a fixed point. */
     size_t len2;
