@@ -1,6 +1,7 @@
 /* tilelab diagnose: run a lab's kernel on the CPU backend with every check on, and explain what
  * is wrong with it, and where. */
 #include "cli.h"
+#include "ptx.h"
 #include "runner_files.h"
 #include "session.h"
 
@@ -92,7 +93,9 @@ static void print_findings(const cJSON *diag)
         if (th2)
             printf(" and thread (%d,%d,%d)", cJSON_GetArrayItem(th2, 0)->valueint,
                    cJSON_GetArrayItem(th2, 1)->valueint, cJSON_GetArrayItem(th2, 2)->valueint);
-        printf(" of kernel %s\n", str(f, "kernel"));
+        char kernel[128];
+        ptx_kernel_name(str(f, "kernel"), kernel, sizeof kernel);
+        printf(" of kernel %s\n", kernel);
     }
 }
 
@@ -138,7 +141,9 @@ static const char *kernel_note(const line_figures *lines, int n, int i, char *bu
     for (int k = 0; k < n; k++) {
         if (k != i && lines[k].line == lines[i].line && strcmp(lines[k].file, lines[i].file) == 0 &&
             strcmp(lines[k].kernel, lines[i].kernel) != 0) {
-            snprintf(buf, size, " [kernel %.100s]", lines[i].kernel);
+            char kernel[128];
+            ptx_kernel_name(lines[i].kernel, kernel, sizeof kernel);
+            snprintf(buf, size, " [kernel %.100s]", kernel);
             return buf;
         }
     }

@@ -1,6 +1,7 @@
 /* tilelab run: a lab's .cu file through the same build, capture and replay the grader uses, on
  * the lab's datasets: one line per dataset with the grader's verdict. */
 #include "cli.h"
+#include "ptx.h"
 #include "runner_files.h"
 #include "session.h"
 
@@ -345,19 +346,6 @@ static void ncu_line(const session *s, const tl_lab *lab, const runner_dataset *
     runner_result_free(&r);
 }
 
-/* A kernel's name as the student wrote it: "_Z21MatrixMulKernelPaddedPKfS0_Pfiii" is
- * MatrixMulKernelPadded (a plain function of the global namespace, as a lab's kernels are);
- * other names are shown as they are. */
-static void plain_name(const char *mangled, char *out, size_t size)
-{
-    char *end;
-    long len = strncmp(mangled, "_Z", 2) == 0 ? strtol(mangled + 2, &end, 10) : 0;
-    if (len > 0 && (size_t)len <= strlen(end))
-        snprintf(out, size, "%.*s", (int)len, end);
-    else
-        snprintf(out, size, "%s", mangled);
-}
-
 /* Lab 05 on the CPU backend: the conflicts as the interpreter counts them, ncu's definition
  * (extra wavefronts of shared loads and stores), summed per kernel, in ncu_line's format. */
 static void counted_conflicts_line(const session *s, const tl_lab *lab, const runner_dataset *d)
@@ -397,7 +385,7 @@ static void counted_conflicts_line(const session *s, const tl_lab *lab, const ru
             printf("        bank conflicts (CPU backend's counters):");
             for (int k = 0; k < n; k++) {
                 char shown[128];
-                plain_name(names[k], shown, sizeof shown);
+                ptx_kernel_name(names[k], shown, sizeof shown);
                 printf(" %s ld %.0f; %s st %.0f;", shown, counts[k][0], shown, counts[k][1]);
             }
             putchar('\n');

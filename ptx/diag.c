@@ -95,10 +95,7 @@ int ptx_diag_error_count(const ptx_diag *d) { return d ? d->errors : 0; }
 
 static const char *file_of(const ptx_entry *e, const ptx_insn *in)
 {
-    const ptx_module *m = e->module;
-    if (in && in->file > 0 && in->file < m->nfiles && m->files[in->file])
-        return m->files[in->file];
-    return m->name;
+    return ptx_source_file(e->module, in);
 }
 
 static ptx_dim3 thread_of(const block_ctx *b, int tid)

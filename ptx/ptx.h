@@ -48,6 +48,12 @@ const ptx_entry *ptx_module_entry(const ptx_module *m, const char *name);
 int ptx_module_entry_count(const ptx_module *m);
 const ptx_entry *ptx_module_entry_at(const ptx_module *m, int i);
 const char *ptx_entry_name(const ptx_entry *e);
+/* A kernel's name as its source wrote it, for people: "MatrixMulKernel" for
+ * _Z15MatrixMulKernelPKfS0_Pfi, "strided<2>" for a template's instance, "ns::k" in a namespace.
+ * A name that is not C++'s mangling (extern "C") or that cannot be read is copied unchanged. */
+void ptx_kernel_name(const char *mangled, char *out, size_t size);
+/* The last component of a path: messages name a source file as its student knows it. */
+const char *ptx_base_name(const char *path);
 int ptx_entry_param_count(const ptx_entry *e);
 /* Size in bytes of parameter i (its .param type), 0 when out of range. */
 size_t ptx_entry_param_size(const ptx_entry *e, int i);

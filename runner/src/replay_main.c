@@ -197,23 +197,25 @@ static const char *problem_with(const replay *r, const caplog_call *c, char *why
         const char *name = r->log.kernels[l->kernel];
         const ptx_entry_outline *e = ptx_outline_entry(r->outline, name);
         const char *bad = caplog_launch_problem(l, CAPLOG_MAX_DYNAMIC_SHARED);
+        char shown[128];
+        ptx_kernel_name(name, shown, sizeof shown);
         if (!e) {
-            snprintf(why, size, "kernel %s is not in the module", name);
+            snprintf(why, size, "kernel %s is not in the module", shown);
             return why;
         }
         if (bad) {
-            snprintf(why, size, "launch of %s: %s", name, bad);
+            snprintf(why, size, "launch of %s: %s", shown, bad);
             return why;
         }
         if (e->nparams != l->nargs) {
-            snprintf(why, size, "kernel %s takes %d parameters, the launch gives %d", name,
+            snprintf(why, size, "kernel %s takes %d parameters, the launch gives %d", shown,
                      e->nparams, l->nargs);
             return why;
         }
         for (int a = 0; a < l->nargs; a++) {
             if (e->param_size[a] != l->arg_size[a]) {
                 snprintf(why, size, "kernel %s: parameter %d is %u bytes, the launch gives %u",
-                         name, a, e->param_size[a], l->arg_size[a]);
+                         shown, a, e->param_size[a], l->arg_size[a]);
                 return why;
             }
         }
