@@ -115,7 +115,8 @@ typedef struct ptx_stats {
 typedef struct ptx_region {
     uint64_t base, size;
     uint8_t *shadow;
-    int id; /* the allocation's number, for messages */
+    int id;           /* the program's id-th cudaMalloc, for messages */
+    const char *name; /* or what its owner calls it, "M (64x64 floats, 16384 bytes)"; NULL: id */
 } ptx_region;
 
 /* Findings and figures collected over launches (./tilelab diagnose). */

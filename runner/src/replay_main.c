@@ -417,27 +417,44 @@ static int load_inputs(replay *r, tl_error *err)
     return 0;
 }
 
+/* What the checks' messages call one of the replayer's matrices: "M (64x64 floats, 16384 bytes)". */
+static const char *matrix_name(char *out, const char *what, int rows, int cols)
+{
+    snprintf(out, REPLAY_MAX_NAME, "%s (%dx%d floats, %llu bytes)", what, rows, cols,
+             (unsigned long long)sizeof(float) * (unsigned long long)rows * (unsigned long long)cols);
+    return out;
+}
+
 static int setup_memory(replay *r, tl_error *err)
 {
     const replay_backend *be = r->be;
     uint64_t m_bytes = sizeof(float) * (uint64_t)r->j * r->k;
     uint64_t n_bytes = sizeof(float) * (uint64_t)r->k * r->l;
     uint64_t p_bytes = sizeof(float) * (uint64_t)r->j * r->l;
+    char m[REPLAY_MAX_NAME], n[REPLAY_MAX_NAME], m0[REPLAY_MAX_NAME], n0[REPLAY_MAX_NAME],
+        p[REPLAY_MAX_NAME];
+    /* M0 and N0 stay out of the submission's reach; an access that lands there is a stray one. */
+    matrix_name(m, "M", r->j, r->k);
+    matrix_name(n, "N", r->k, r->l);
+    matrix_name(m0, "the replayer's own copy of M", r->j, r->k);
+    matrix_name(n0, "the replayer's own copy of N", r->k, r->l);
+    matrix_name(p, "P", r->j, r->l);
     r->allocs = calloc((size_t)r->log.nallocs + 1, sizeof *r->allocs);
     r->nP = 1 + (r->o->time ? r->o->warmup + r->o->reps : 0);
     r->P = calloc((size_t)r->nP, sizeof *r->P);
     if (!r->allocs || !r->P)
         return tl_error_set(err, "out of memory");
-    if (be->alloc(r->dev, m_bytes, &r->M, err) || be->alloc(r->dev, n_bytes, &r->N, err) ||
-        be->alloc(r->dev, m_bytes, &r->M0, err) || be->alloc(r->dev, n_bytes, &r->N0, err) ||
+    if (be->alloc(r->dev, m_bytes, m, &r->M, err) || be->alloc(r->dev, n_bytes, n, &r->N, err) ||
+        be->alloc(r->dev, m_bytes, m0, &r->M0, err) ||
+        be->alloc(r->dev, n_bytes, n0, &r->N0, err) ||
         be->upload(r->dev, r->M0, r->A.data, m_bytes, err) ||
         be->upload(r->dev, r->N0, r->B.data, n_bytes, err))
         return -1;
     for (int i = 0; i < r->log.nallocs; i++)
-        if (be->alloc(r->dev, r->log.alloc_sizes[i], &r->allocs[i], err) != 0)
+        if (be->alloc(r->dev, r->log.alloc_sizes[i], NULL, &r->allocs[i], err) != 0)
             return -1;
     for (int i = 0; i < r->nP; i++)
-        if (be->alloc(r->dev, p_bytes, &r->P[i], err) != 0)
+        if (be->alloc(r->dev, p_bytes, p, &r->P[i], err) != 0)
             return -1;
     return be->save_variables(r->dev, err);
 }
