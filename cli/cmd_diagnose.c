@@ -33,6 +33,8 @@ static const char usage[] =
     "exit status: 0 no errors found, 1 errors found (or a wrong result), 2 bad input or usage,\n"
     "3 the file does not build or crashed\n";
 
+#define SECTOR_BYTES 32.0 /* the unit global memory is fetched in */
+
 /* Default datasets: index into datasets/LAB/ for each lab, in lab order. */
 static const char *const default_dataset[] = {"5", "2", "7", "11", "2"};
 
@@ -104,7 +106,7 @@ static void print_findings(const cJSON *diag)
 typedef struct line_figures {
     const char *file, *op, *space, *kernel;
     int line;
-    double executions, extra, sectors, bytes, ways;
+    double executions, extra, sectors, bytes, used, needed, ways;
 } line_figures;
 
 static int collect_lines(const cJSON *diag, line_figures *out, int max)
@@ -123,12 +125,14 @@ static int collect_lines(const cJSON *diag, line_figures *out, int max)
             if (n == max)
                 continue;
             out[n++] = (line_figures){str(s, "file"), str(s, "op"), str(s, "space"),
-                                      str(s, "kernel"), line, 0, 0, 0, 0, 0};
+                                      str(s, "kernel"), line, 0, 0, 0, 0, 0, 0, 0};
         }
         out[k].executions += num(s, "executions");
         out[k].extra += num(s, "extra_wavefronts");
         out[k].sectors += num(s, "sectors");
         out[k].bytes += num(s, "bytes");
+        out[k].used += num(s, "used_bytes");
+        out[k].needed += num(s, "needed_sectors");
         if (num(s, "max_ways") > out[k].ways)
             out[k].ways = num(s, "max_ways");
     }
@@ -148,6 +152,20 @@ static const char *kernel_note(const line_figures *lines, int n, int i, char *bu
         }
     }
     return "";
+}
+
+/* The share of the bytes a line's requests fetched (whole 32-byte sectors) that its lanes
+ * asked for, a byte several lanes read counted once: at most 100. */
+static double used_percent(const line_figures *l)
+{
+    return l->sectors > 0 ? 100.0 * l->used / (l->sectors * SECTOR_BYTES) : 0;
+}
+
+/* More than half the sectors fetched were not needed: each request's bytes used would fit in
+ * less than half as many. (A broadcast of one word needs its one sector: it is not flagged.) */
+static bool uncoalesced(const line_figures *l)
+{
+    return l->sectors > 2 * l->needed;
 }
 
 static void print_instructions(const cJSON *diag)
@@ -171,18 +189,18 @@ static void print_instructions(const cJSON *diag)
     if (!shown)
         printf("  (no shared-memory accesses)\n");
     printf("global accesses (a coalesced warp access of 4-byte values touches 4 sectors of 32 "
-           "bytes):\n");
+           "bytes; a word several lanes read is used once):\n");
     for (int i = 0; i < n; i++) {
         const line_figures *l = &lines[i];
         if (strcmp(l->space, "global") != 0)
             continue;
-        double efficiency = l->sectors > 0 ? 100.0 * l->bytes / (l->sectors * 32) : 0;
         printf("  %s:%-4d %-5s %5.2f sectors per request, %5.1f%% of the bytes fetched are used "
-               "(%.0f requests)%s%s\n",
+               "(%.0f requests%s)%s%s\n",
                base_name(l->file), l->line, l->op,
-               l->executions > 0 ? l->sectors / l->executions : 0, efficiency, l->executions,
+               l->executions > 0 ? l->sectors / l->executions : 0, used_percent(l), l->executions,
+               l->used < l->bytes ? "; broadcast: lanes share words" : "",
                kernel_note(lines, n, i, note, sizeof note),
-               efficiency < 50 ? "  <- uncoalesced" : "");
+               uncoalesced(l) ? "  <- uncoalesced" : "");
     }
 }
 

@@ -22,6 +22,9 @@ typedef struct site {
     uint64_t extra_wavefronts; /* shared: passes beyond the first */
     uint32_t max_ways;         /* shared: worst n-way conflict */
     uint64_t sectors, bytes;   /* global: 32-byte sectors touched, bytes asked for */
+    uint64_t used;             /* global: bytes asked for, each counted once however many lanes
+                                  asked (less than `bytes` when lanes share words: a broadcast) */
+    uint64_t needed;           /* global: the fewest sectors `used` fits in, per request summed */
 } site;
 
 /* One launch as the performance model sees it (perfmodel/): its shape and what its blocks
@@ -295,6 +298,33 @@ static int global_sectors(const uint64_t *addr, uint32_t mask, unsigned size, ui
     return n;
 }
 
+#define SECTOR_BYTES 32 /* global memory's unit of transfer */
+
+/* The distinct bytes of a warp's request: a byte several lanes read (a broadcast) counts once,
+ * so they never exceed the bytes of the sectors that hold them. */
+static uint64_t distinct_bytes(const uint64_t *addr, uint32_t mask, unsigned size)
+{
+    uint64_t start[PTX_WARP_SIZE];
+    int n = 0;
+    for (int lane = 0; lane < PTX_WARP_SIZE; lane++) {
+        if (!(mask >> lane & 1))
+            continue;
+        int at = n++;
+        for (; at > 0 && start[at - 1] > addr[lane]; at--)
+            start[at] = start[at - 1];
+        start[at] = addr[lane];
+    }
+    uint64_t total = 0, covered = 0; /* bytes below `covered` are counted */
+    for (int i = 0; i < n; i++) {
+        uint64_t from = start[i] > covered ? start[i] : covered, to = start[i] + size;
+        if (to > from) {
+            total += to - from;
+            covered = to;
+        }
+    }
+    return total;
+}
+
 /* The model's counts of one global request: L1 handles it one 128-byte line per pass, at
  * most 128 bytes per pass; L2 sees each sector once per block (the block's L1 keeps it). */
 static void count_global(ptx_diag *d, const block_ctx *b, const uint64_t *sectors, int n,
@@ -393,6 +423,9 @@ void diag_global_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t 
     s->executions++;
     s->sectors += (uint64_t)n;
     s->bytes += bytes;
+    uint64_t used = distinct_bytes(addr, mask, size);
+    s->used += used;
+    s->needed += (used + SECTOR_BYTES - 1) / SECTOR_BYTES;
     if (b->e->code[pc].op == OP_LD)
         d->global_load_bytes += bytes;
     else
@@ -484,8 +517,10 @@ void ptx_diag_write_json(const ptx_diag *d, FILE *out)
                 fprintf(out, ", \"extra_wavefronts\": %llu, \"max_ways\": %u",
                         (unsigned long long)s->extra_wavefronts, s->max_ways);
             else
-                fprintf(out, ", \"sectors\": %llu, \"bytes\": %llu",
-                        (unsigned long long)s->sectors, (unsigned long long)s->bytes);
+                fprintf(out, ", \"sectors\": %llu, \"bytes\": %llu, \"used_bytes\": %llu, "
+                        "\"needed_sectors\": %llu", (unsigned long long)s->sectors,
+                        (unsigned long long)s->bytes, (unsigned long long)s->used,
+                        (unsigned long long)s->needed);
             fputc('}', out);
         }
     }

@@ -53,3 +53,48 @@ Test(ptx_diag, an_owned_allocation_is_named_by_its_owner)
     cr_assert(strstr(err.msg, "4 byte(s) past the end of M (2x2 floats, 16 bytes) (in k,") != NULL,
               "%s", err.msg);
 }
+
+/* The diagnosis of one launch of `body` by one warp, as JSON (malloc'd). */
+static char *diagnosis_of(const char *body, uint32_t *out, uint64_t bytes)
+{
+    ptx_diag *d = ptx_diag_new();
+    cr_assert_not_null(d);
+    ptx_error err;
+    cr_assert_eq(launch_checked(body, 32, out, bytes, 1, NULL, d, &err), 0, "%s", err.msg);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cr_assert_not_null(f);
+    ptx_diag_write_json(d, f);
+    fclose(f);
+    ptx_diag_free(d);
+    return text;
+}
+
+Test(ptx_diag, a_broadcast_uses_each_word_once)
+{
+    /* Every lane reads out[0] (one word, one sector), then stores its own word. */
+    static _Alignas(128) uint32_t out[32];
+    char *json = diagnosis_of("ld.global.u32 %r2, [%rd1];\nst.global.u32 [%rd3], %r2;", out,
+                              sizeof out);
+    cr_assert(strstr(json, "\"op\": \"load\", \"space\": \"global\", \"executions\": 1, "
+                           "\"sectors\": 1, \"bytes\": 128, \"used_bytes\": 4, "
+                           "\"needed_sectors\": 1") != NULL, "%s", json);
+    cr_assert(strstr(json, "\"op\": \"store\", \"space\": \"global\", \"executions\": 1, "
+                           "\"sectors\": 4, \"bytes\": 128, \"used_bytes\": 128, "
+                           "\"needed_sectors\": 4") != NULL, "%s", json);
+    free(json);
+}
+
+Test(ptx_diag, lanes_reading_the_same_word_in_pairs_share_it)
+{
+    /* Lane t reads out[t / 2]: 16 distinct words, 64 bytes in 2 sectors. */
+    static _Alignas(128) uint32_t out[32];
+    char *json = diagnosis_of("shr.u32 %r2, %r0, 1;\nmul.wide.u32 %rd4, %r2, 4;\n"
+                              "add.s64 %rd5, %rd1, %rd4;\nld.global.u32 %r3, [%rd5];\n"
+                              "st.global.u32 [%rd3], %r3;",
+                              out, sizeof out);
+    cr_assert(strstr(json, "\"sectors\": 2, \"bytes\": 128, \"used_bytes\": 64, "
+                           "\"needed_sectors\": 2") != NULL, "%s", json);
+    free(json);
+}
