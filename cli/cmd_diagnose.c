@@ -25,6 +25,8 @@ static const char usage[] =
     "               32-byte sectors per request of each global instruction, and the traffic of\n"
     "               the whole kernel (FLOPs, bytes, bytes per FLOP, shared loads per FMA) next to\n"
     "               the lab's reference solution on the same dataset\n"
+    "Lab 05's given baseline kernel runs too: its lines follow yours, each marked \"(the\n"
+    "given baseline kernel)\"; the traffic counts your kernel's call only.\n"
     "\n"
     "  --dataset DIR   the dataset (default: a mid-size one of the lab, not a tile multiple\n"
     "                  where the lab allows it)\n"
@@ -50,10 +52,9 @@ static const char *str(const cJSON *o, const char *key)
     return cJSON_IsString(v) ? v->valuestring : "";
 }
 
-static const char *base_name(const char *path)
+const char *diagnose_baseline_note(const cJSON *item)
 {
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
+    return cJSON_IsTrue(cJSON_GetObjectItem(item, "baseline")) ? CLI_BASELINE_LABEL : "";
 }
 
 void diagnose_print_causes(const cJSON *diag, int max, const char *indent)
@@ -61,11 +62,11 @@ void diagnose_print_causes(const cJSON *diag, int max, const char *indent)
     const cJSON *findings = cJSON_GetObjectItem(diag, "findings");
     int i = 0;
     for (const cJSON *f = findings ? findings->child : NULL; f && i < max; f = f->next, i++) {
-        printf("%scause: %s at %s:%.0f", indent, str(f, "kind"), base_name(str(f, "file")),
+        printf("%scause: %s at %s:%.0f", indent, str(f, "kind"), ptx_base_name(str(f, "file")),
                num(f, "line"));
         if (num(f, "line2") > 0)
             printf(" and line %.0f", num(f, "line2"));
-        printf(": %s\n", str(f, "detail"));
+        printf("%s: %s\n", diagnose_baseline_note(f), str(f, "detail"));
     }
 }
 
@@ -77,15 +78,17 @@ static void print_findings(const cJSON *diag)
         printf("errors: none found\n");
         return;
     }
-    printf("errors (the run fails):\n");
+    bool yours = !cJSON_IsTrue(cJSON_GetObjectItem(findings->child, "baseline")); /* first */
+    printf("errors (%s):\n", yours ? "the run fails" : "in the given baseline kernel only");
     int i = 0;
     for (const cJSON *f = findings->child; f; f = f->next) {
         const cJSON *blk = cJSON_GetObjectItem(f, "block"), *th = cJSON_GetObjectItem(f, "thread");
-        printf("  %d. %s at %s:%.0f", ++i, str(f, "kind"), base_name(str(f, "file")),
+        printf("  %d. %s at %s:%.0f", ++i, str(f, "kind"), ptx_base_name(str(f, "file")),
                num(f, "line"));
         if (num(f, "line2") > 0)
             printf(" and line %.0f", num(f, "line2"));
-        printf(" (%.0f time%s)\n", num(f, "count"), num(f, "count") == 1 ? "" : "s");
+        printf(" (%.0f time%s)%s\n", num(f, "count"), num(f, "count") == 1 ? "" : "s",
+               diagnose_baseline_note(f));
         printf("     %s\n", str(f, "detail"));
         printf("     first seen in block (%d,%d,%d), thread (%d,%d,%d)",
                cJSON_GetArrayItem(blk, 0)->valueint, cJSON_GetArrayItem(blk, 1)->valueint,
@@ -106,6 +109,7 @@ static void print_findings(const cJSON *diag)
 typedef struct line_figures {
     const char *file, *op, *space, *kernel;
     int line;
+    const char *baseline; /* diagnose_baseline_note's */
     double executions, extra, sectors, bytes, used, needed, ways;
 } line_figures;
 
@@ -119,13 +123,15 @@ static int collect_lines(const cJSON *diag, line_figures *out, int max)
         while (k < n && !(out[k].line == line && strcmp(out[k].op, str(s, "op")) == 0 &&
                           strcmp(out[k].space, str(s, "space")) == 0 &&
                           strcmp(out[k].file, str(s, "file")) == 0 &&
-                          strcmp(out[k].kernel, str(s, "kernel")) == 0))
+                          strcmp(out[k].kernel, str(s, "kernel")) == 0 &&
+                          strcmp(out[k].baseline, diagnose_baseline_note(s)) == 0))
             k++;
         if (k == n) {
             if (n == max)
                 continue;
             out[n++] = (line_figures){str(s, "file"), str(s, "op"), str(s, "space"),
-                                      str(s, "kernel"), line, 0, 0, 0, 0, 0, 0, 0};
+                                      str(s, "kernel"), line, diagnose_baseline_note(s),
+                                      0, 0, 0, 0, 0, 0, 0};
         }
         out[k].executions += num(s, "executions");
         out[k].extra += num(s, "extra_wavefronts");
@@ -168,38 +174,48 @@ static bool uncoalesced(const line_figures *l)
     return l->sectors > 2 * l->needed;
 }
 
+/* The lines of one space, the submission's first, then the given baseline's. */
+static int line_order(const line_figures *lines, int n, const char *space, int *order)
+{
+    int count = 0;
+    for (int baseline = 0; baseline < 2; baseline++)
+        for (int i = 0; i < n; i++)
+            if (strcmp(lines[i].space, space) == 0 && (lines[i].baseline[0] != '\0') == baseline)
+                order[count++] = i;
+    return count;
+}
+
 static void print_instructions(const cJSON *diag)
 {
-    line_figures lines[256];
-    int n = collect_lines(diag, lines, 256);
+    enum { MAX_LINES = 256 };
+    line_figures lines[MAX_LINES];
+    int order[MAX_LINES];
+    int n = collect_lines(diag, lines, MAX_LINES);
     char note[128];
     printf("shared-memory bank conflicts (32 banks of 4 bytes; a broadcast is free):\n");
-    int shown = 0;
-    for (int i = 0; i < n; i++) {
-        const line_figures *l = &lines[i];
-        if (strcmp(l->space, "shared") != 0)
-            continue;
+    int shown = line_order(lines, n, "shared", order);
+    for (int k = 0; k < shown; k++) {
+        const line_figures *l = &lines[order[k]];
         printf("  %s:%-4d %-5s %2.0f-way worst, %.2f extra wavefronts per request (%.0f extra in "
-               "%.0f requests)%s%s\n",
-               base_name(l->file), l->line, l->op, l->ways,
+               "%.0f requests)%s%s%s\n",
+               ptx_base_name(l->file), l->line, l->op, l->ways,
                l->executions > 0 ? l->extra / l->executions : 0, l->extra, l->executions,
-               kernel_note(lines, n, i, note, sizeof note), l->extra > 0 ? "  <- conflicts" : "");
-        shown++;
+               kernel_note(lines, n, order[k], note, sizeof note), l->baseline,
+               l->extra > 0 ? "  <- conflicts" : "");
     }
     if (!shown)
         printf("  (no shared-memory accesses)\n");
     printf("global accesses (a coalesced warp access of 4-byte values touches 4 sectors of 32 "
            "bytes; a word several lanes read is used once):\n");
-    for (int i = 0; i < n; i++) {
-        const line_figures *l = &lines[i];
-        if (strcmp(l->space, "global") != 0)
-            continue;
+    int global = line_order(lines, n, "global", order);
+    for (int k = 0; k < global; k++) {
+        const line_figures *l = &lines[order[k]];
         printf("  %s:%-4d %-5s %5.2f sectors per request, %5.1f%% of the bytes fetched are used "
-               "(%.0f requests%s)%s%s\n",
-               base_name(l->file), l->line, l->op,
+               "(%.0f requests%s)%s%s%s\n",
+               ptx_base_name(l->file), l->line, l->op,
                l->executions > 0 ? l->sectors / l->executions : 0, used_percent(l), l->executions,
                l->used < l->bytes ? "; broadcast: lanes share words" : "",
-               kernel_note(lines, n, i, note, sizeof note),
+               kernel_note(lines, n, order[k], note, sizeof note), l->baseline,
                uncoalesced(l) ? "  <- uncoalesced" : "");
     }
 }

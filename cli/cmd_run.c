@@ -363,29 +363,34 @@ static void counted_conflicts_line(const session *s, const tl_lab *lab, const ru
         cJSON *diag = text ? cJSON_Parse(text) : NULL;
         enum { MAX_KERNELS = 8 };
         const char *names[MAX_KERNELS];
+        bool baseline[MAX_KERNELS];
         double counts[MAX_KERNELS][2] = {{0}};
         int n = 0;
         const cJSON *in;
         cJSON_ArrayForEach(in, cJSON_GetObjectItem(diag, "instructions")) {
             const cJSON *kernel = cJSON_GetObjectItem(in, "kernel");
             const cJSON *extra = cJSON_GetObjectItem(in, "extra_wavefronts");
+            bool given = cJSON_IsTrue(cJSON_GetObjectItem(in, "baseline"));
             if (!cJSON_IsString(kernel) || !cJSON_IsNumber(extra))
                 continue;
             int k = 0;
-            while (k < n && strcmp(names[k], kernel->valuestring) != 0)
+            while (k < n && (strcmp(names[k], kernel->valuestring) != 0 || baseline[k] != given))
                 k++;
             if (k == n && n == MAX_KERNELS)
                 continue;
-            if (k == n)
+            if (k == n) {
+                baseline[n] = given;
                 names[n++] = kernel->valuestring;
+            }
             bool load = strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(in, "op")), "load") == 0;
             counts[k][load ? 0 : 1] += extra->valuedouble;
         }
         if (n > 0) {
             printf("        bank conflicts (CPU backend's counters):");
             for (int k = 0; k < n; k++) {
-                char shown[128];
-                ptx_kernel_name(names[k], shown, sizeof shown);
+                char shown[160], name[128];
+                ptx_kernel_name(names[k], name, sizeof name);
+                snprintf(shown, sizeof shown, "%s%s", name, baseline[k] ? CLI_BASELINE_LABEL : "");
                 printf(" %s ld %.0f; %s st %.0f;", shown, counts[k][0], shown, counts[k][1]);
             }
             putchar('\n');

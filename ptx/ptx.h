@@ -125,6 +125,10 @@ ptx_diag *ptx_diag_new(void);
 void ptx_diag_free(ptx_diag *d);
 /* Errors found so far (out of bounds, races, barrier divergence, uninitialized reads). */
 int ptx_diag_error_count(const ptx_diag *d);
+/* Whether the launches from now on belong to lab 05's given baseline kernel (on) or to the
+ * submission's own call: their findings, figures and traffic are kept and reported apart
+ * ("baseline": true, "baseline_traffic"), so the submission's are never mixed with them. */
+void ptx_diag_set_baseline(ptx_diag *d, bool on);
 /* Everything as one JSON document. */
 void ptx_diag_write_json(const ptx_diag *d, FILE *out);
 

@@ -69,6 +69,9 @@ typedef struct replay_backend {
      * call's last launch, which makes P) or all of them (launches before it make what it
      * reads). NULL where there is no sampling. */
     void (*set_sampling)(replay_device *d, bool on);
+    /* CPU, with diagnose: whether the next launches are lab 05's given baseline's, whose
+     * findings and figures the diagnosis keeps apart from the submission's. NULL elsewhere. */
+    void (*set_baseline)(replay_device *d, bool on);
 } replay_backend;
 
 #define REPLAY_MAX_NAME 96

@@ -293,9 +293,15 @@ static replay_failure cpu_failure(replay_device *d) { return d->failure; }
 
 static void cpu_set_sampling(replay_device *d, bool on) { d->sampling = on; }
 
+static void cpu_set_baseline(replay_device *d, bool on)
+{
+    if (d->diag)
+        ptx_diag_set_baseline(d->diag, on);
+}
+
 const replay_backend replay_cpu_backend = {
     "cpu",          cpu_open,     cpu_close,          cpu_device_name,      cpu_alloc,
     cpu_upload,     cpu_download, cpu_fill,           cpu_poison,           cpu_copy,
     cpu_launch,     cpu_sync,     cpu_save_variables, cpu_restore_variables, cpu_time,
-    cpu_failure,    cpu_set_sampling,
+    cpu_failure,    cpu_set_sampling, cpu_set_baseline,
 };

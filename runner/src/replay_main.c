@@ -314,6 +314,8 @@ static void replay_call(replay *r, caplog_call_kind kind, cJSON *calls)
     size_t p_count = (size_t)r->j * (size_t)r->l;
     float *host = malloc(sizeof(float) * p_count);
     tl_error err;
+    if (r->be->set_baseline)
+        r->be->set_baseline(r->dev, kind == CAPLOG_CALL_BASELINE);
     r->call = c;
     r->failed = false;
     int rc = host ? 0 : tl_error_set(&err, "out of memory");
@@ -417,12 +419,12 @@ static int load_inputs(replay *r, tl_error *err)
     return 0;
 }
 
-/* What the checks' messages call one of the replayer's matrices: "M (64x64 floats, 16384 bytes)". */
-static const char *matrix_name(char *out, const char *what, int rows, int cols)
+/* What the checks' messages call one of the replayer's matrices: "M (64x64 floats, 16384
+ * bytes)". */
+static void matrix_name(char *out, const char *what, int rows, int cols)
 {
-    snprintf(out, REPLAY_MAX_NAME, "%s (%dx%d floats, %llu bytes)", what, rows, cols,
-             (unsigned long long)sizeof(float) * (unsigned long long)rows * (unsigned long long)cols);
-    return out;
+    unsigned long long bytes = sizeof(float) * (unsigned long long)rows * (unsigned long long)cols;
+    snprintf(out, REPLAY_MAX_NAME, "%s (%dx%d floats, %llu bytes)", what, rows, cols, bytes);
 }
 
 static int setup_memory(replay *r, tl_error *err)

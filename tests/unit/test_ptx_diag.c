@@ -54,13 +54,9 @@ Test(ptx_diag, an_owned_allocation_is_named_by_its_owner)
               "%s", err.msg);
 }
 
-/* The diagnosis of one launch of `body` by one warp, as JSON (malloc'd). */
-static char *diagnosis_of(const char *body, uint32_t *out, uint64_t bytes)
+/* The diagnosis as JSON (malloc'd); d is freed. */
+static char *json_of(ptx_diag *d)
 {
-    ptx_diag *d = ptx_diag_new();
-    cr_assert_not_null(d);
-    ptx_error err;
-    cr_assert_eq(launch_checked(body, 32, out, bytes, 1, NULL, d, &err), 0, "%s", err.msg);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -69,6 +65,16 @@ static char *diagnosis_of(const char *body, uint32_t *out, uint64_t bytes)
     fclose(f);
     ptx_diag_free(d);
     return text;
+}
+
+/* The diagnosis of one launch of `body` by one warp, as JSON (malloc'd). */
+static char *diagnosis_of(const char *body, uint32_t *out, uint64_t bytes)
+{
+    ptx_diag *d = ptx_diag_new();
+    cr_assert_not_null(d);
+    ptx_error err;
+    cr_assert_eq(launch_checked(body, 32, out, bytes, 1, NULL, d, &err), 0, "%s", err.msg);
+    return json_of(d);
 }
 
 Test(ptx_diag, a_broadcast_uses_each_word_once)
@@ -96,5 +102,31 @@ Test(ptx_diag, lanes_reading_the_same_word_in_pairs_share_it)
                               out, sizeof out);
     cr_assert(strstr(json, "\"sectors\": 2, \"bytes\": 128, \"used_bytes\": 64, "
                            "\"needed_sectors\": 2") != NULL, "%s", json);
+    free(json);
+}
+
+Test(ptx_diag, the_baselines_launches_are_kept_apart)
+{
+    /* The same kernel, once as the submission's call and once as the baseline's: two sets of
+     * figures, the second marked, and the traffic of each call on its own. */
+    static _Alignas(128) uint32_t out[32];
+    ptx_diag *d = ptx_diag_new();
+    cr_assert_not_null(d);
+    ptx_error err;
+    const char *body = "ld.global.u32 %r2, [%rd3];\nst.global.u32 [%rd3], %r2;";
+    cr_assert_eq(launch_checked(body, 32, out, sizeof out, 1, NULL, d, &err), 0, "%s", err.msg);
+    ptx_diag_set_baseline(d, true);
+    cr_assert_eq(launch_checked(body, 32, out, sizeof out, 1, NULL, d, &err), 0, "%s", err.msg);
+    cr_assert_eq(launch_checked(body, 32, out, sizeof out, 1, NULL, d, &err), 0, "%s", err.msg);
+    char *json = json_of(d);
+    cr_assert(strstr(json, "\"baseline\": false, \"op\": \"load\", \"space\": \"global\", "
+                           "\"executions\": 1,") != NULL, "%s", json);
+    cr_assert(strstr(json, "\"baseline\": true, \"op\": \"load\", \"space\": \"global\", "
+                           "\"executions\": 2,") != NULL, "%s", json);
+    cr_assert(strstr(json, "\"traffic\": {\"flops\": 0, \"fmas\": 0, \"global_load_bytes\": 128, "
+                           "\"global_store_bytes\": 128,") != NULL, "%s", json);
+    cr_assert(strstr(json, "\"baseline_traffic\": {\"flops\": 0, \"fmas\": 0, "
+                           "\"global_load_bytes\": 256, \"global_store_bytes\": 256,") != NULL,
+              "%s", json);
     free(json);
 }
