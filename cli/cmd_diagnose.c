@@ -351,9 +351,9 @@ static int run(int argc, char **argv)
                  default_dataset[lab - labs]);
     if (!cli_is_dataset(ds))
         return cli_fail("%s: not a dataset folder (expected input0.raw, input1.raw, output.raw)",
-                        ds);
+                        cli_shown(ds));
     if (access(src, R_OK) != 0)
-        return cli_fail("%s: cannot read the source file", src);
+        return cli_fail("%s: cannot read the source file", cli_shown(src));
     cJSON *mine = NULL, *reference = NULL;
     runner_result result, ref_result;
     memset(&ref_result, 0, sizeof ref_result);
@@ -384,8 +384,8 @@ static int run(int argc, char **argv)
     if (json) {
         cJSON *doc = cJSON_CreateObject();
         cJSON_AddStringToObject(doc, "lab", lab->id);
-        cJSON_AddStringToObject(doc, "source", src);
-        cJSON_AddStringToObject(doc, "dataset", ds);
+        cJSON_AddStringToObject(doc, "source", cli_shown(src));
+        cJSON_AddStringToObject(doc, "dataset", cli_shown(ds));
         cJSON_AddStringToObject(doc, "verdict", verdict);
         cJSON_AddStringToObject(doc, "detail", result.detail);
         cJSON_AddItemToObject(doc, "diagnosis", mine);

@@ -472,7 +472,7 @@ static int run(int argc, char **argv)
     if (o.backend == RUNNER_CPU && !o.reps_given)
         o.reps = 3;
     if (access(o.source, R_OK) != 0)
-        return cli_fail("%s: cannot read the source file", o.source);
+        return cli_fail("%s: cannot read the source file", cli_shown(o.source));
     char **shipped = NULL;
     int nshipped = 0;
     if (o.ndatasets == 0) {
@@ -488,7 +488,7 @@ static int run(int argc, char **argv)
         tl_error err;
         if (!cli_is_dataset(o.datasets[i]))
             return cli_fail("%s: not a dataset folder (expected input0.raw, input1.raw, "
-                            "output.raw in it)", o.datasets[i]);
+                            "output.raw in it)", cli_shown(o.datasets[i]));
         if (session_dataset_shape(o.datasets[i], &shapes[i], &err) != 0)
             return cli_fail("%s", err.msg);
     }
