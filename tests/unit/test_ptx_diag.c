@@ -2,24 +2,28 @@
  * and how much of what a warp fetches it uses. */
 #include "ptx_test_kernel.h"
 
-/* Runs the test kernel over out[0..n) with one device allocation: the first `bytes` bytes of
- * out, so an access beyond them is out of bounds. */
-static int launch_checked(const char *body, unsigned block, uint32_t *out, uint64_t bytes, int id,
-                          const char *name, ptx_diag *diag, ptx_error *err)
+/* The test kernel around `body`. */
+static ptx_module *module_of(const char *body)
 {
     char *text = kernel_text("", body);
-    ptx_module *m = ptx_module_parse("test.ptx", text, strlen(text), err);
+    ptx_error err;
+    ptx_module *m = ptx_module_parse("test.ptx", text, strlen(text), &err);
     free(text);
-    if (!m)
-        return -2;
+    cr_assert_not_null(m, "%s", err.msg);
+    return m;
+}
+
+/* Runs m's kernel, one block, over out with one device allocation: the first `bytes` bytes of
+ * out, so an access beyond them is out of bounds. A diagnosis refers to m: m outlives it. */
+static int launch_checked(const ptx_module *m, unsigned block, uint32_t *out, uint64_t bytes,
+                          int id, const char *name, ptx_diag *diag, ptx_error *err)
+{
     ptx_region region = {(uint64_t)(uintptr_t)out, bytes, NULL, id, name};
     void *arg = out;
     void *args[] = {&arg};
     ptx_env env = {&region, 1, diag, 1, 0};
-    int rc = ptx_launch_env(ptx_module_entry(m, "k"), (ptx_dim3){1, 1, 1}, (ptx_dim3){block, 1, 1},
-                            args, 0, &env, NULL, err);
-    ptx_module_free(m);
-    return rc;
+    return ptx_launch_env(ptx_module_entry(m, "k"), (ptx_dim3){1, 1, 1}, (ptx_dim3){block, 1, 1},
+                          args, 0, &env, NULL, err);
 }
 
 /* One thread reads the word just past the allocation. */
@@ -35,27 +39,30 @@ Test(ptx_diag, a_program_allocation_is_named_by_its_order)
         {22, "the 22nd cudaMalloc'd buffer"},            {112, "the 112th cudaMalloc'd buffer"},
     };
     static uint32_t out[8];
+    ptx_module *m = module_of(read_past);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ptx_error err;
-        cr_assert_neq(launch_checked(read_past, 1, out, 16, cases[i].id, NULL, NULL, &err), 0);
+        cr_assert_neq(launch_checked(m, 1, out, 16, cases[i].id, NULL, NULL, &err), 0);
         cr_assert(strstr(err.msg, "4 byte(s) past the end of ") != NULL, "%s", err.msg);
         cr_assert(strstr(err.msg, cases[i].words) != NULL, "id %d: %s", cases[i].id, err.msg);
         cr_assert(strstr(err.msg, "allocation #") == NULL, "%s", err.msg);
     }
+    ptx_module_free(m);
 }
 
 Test(ptx_diag, an_owned_allocation_is_named_by_its_owner)
 {
     static uint32_t out[8];
     ptx_error err;
-    cr_assert_neq(launch_checked(read_past, 1, out, 16, 3, "M (2x2 floats, 16 bytes)", NULL, &err),
-                  0);
+    ptx_module *m = module_of(read_past);
+    cr_assert_neq(launch_checked(m, 1, out, 16, 3, "M (2x2 floats, 16 bytes)", NULL, &err), 0);
+    ptx_module_free(m);
     cr_assert(strstr(err.msg, "4 byte(s) past the end of M (2x2 floats, 16 bytes) (in k,") != NULL,
               "%s", err.msg);
 }
 
-/* The diagnosis as JSON (malloc'd); d is freed. */
-static char *json_of(ptx_diag *d)
+/* The diagnosis as JSON (malloc'd); d, then the module it refers to, are freed. */
+static char *json_of(ptx_diag *d, ptx_module *m)
 {
     char *text = NULL;
     size_t len = 0;
@@ -64,6 +71,7 @@ static char *json_of(ptx_diag *d)
     ptx_diag_write_json(d, f);
     fclose(f);
     ptx_diag_free(d);
+    ptx_module_free(m);
     return text;
 }
 
@@ -72,9 +80,10 @@ static char *diagnosis_of(const char *body, uint32_t *out, uint64_t bytes)
 {
     ptx_diag *d = ptx_diag_new();
     cr_assert_not_null(d);
+    ptx_module *m = module_of(body);
     ptx_error err;
-    cr_assert_eq(launch_checked(body, 32, out, bytes, 1, NULL, d, &err), 0, "%s", err.msg);
-    return json_of(d);
+    cr_assert_eq(launch_checked(m, 32, out, bytes, 1, NULL, d, &err), 0, "%s", err.msg);
+    return json_of(d, m);
 }
 
 Test(ptx_diag, a_broadcast_uses_each_word_once)
@@ -113,12 +122,12 @@ Test(ptx_diag, the_baselines_launches_are_kept_apart)
     ptx_diag *d = ptx_diag_new();
     cr_assert_not_null(d);
     ptx_error err;
-    const char *body = "ld.global.u32 %r2, [%rd3];\nst.global.u32 [%rd3], %r2;";
-    cr_assert_eq(launch_checked(body, 32, out, sizeof out, 1, NULL, d, &err), 0, "%s", err.msg);
+    ptx_module *m = module_of("ld.global.u32 %r2, [%rd3];\nst.global.u32 [%rd3], %r2;");
+    cr_assert_eq(launch_checked(m, 32, out, sizeof out, 1, NULL, d, &err), 0, "%s", err.msg);
     ptx_diag_set_baseline(d, true);
-    cr_assert_eq(launch_checked(body, 32, out, sizeof out, 1, NULL, d, &err), 0, "%s", err.msg);
-    cr_assert_eq(launch_checked(body, 32, out, sizeof out, 1, NULL, d, &err), 0, "%s", err.msg);
-    char *json = json_of(d);
+    cr_assert_eq(launch_checked(m, 32, out, sizeof out, 1, NULL, d, &err), 0, "%s", err.msg);
+    cr_assert_eq(launch_checked(m, 32, out, sizeof out, 1, NULL, d, &err), 0, "%s", err.msg);
+    char *json = json_of(d, m);
     cr_assert(strstr(json, "\"baseline\": false, \"op\": \"load\", \"space\": \"global\", "
                            "\"executions\": 1,") != NULL, "%s", json);
     cr_assert(strstr(json, "\"baseline\": true, \"op\": \"load\", \"space\": \"global\", "
