@@ -47,5 +47,10 @@ void cli_print_check_line(const char *dir, const tl_dataset_check *res);
 typedef struct cJSON cJSON;
 /* Prints the first `max` findings as "cause: KIND at FILE:LINE: DETAIL" lines. */
 void diagnose_print_causes(const cJSON *diag, int max, const char *indent);
+/* Follows what the diagnosis saw in lab 05's given baseline kernel (the harness launches it
+ * too), so a student does not take it for a fault of their own kernel. */
+#define CLI_BASELINE_LABEL " (the given baseline kernel)"
+/* CLI_BASELINE_LABEL for a finding or an instruction of the diagnosis marked "baseline", or "". */
+const char *diagnose_baseline_note(const cJSON *item);
 
 #endif /* TILELAB_CLI_H */

@@ -1,6 +1,7 @@
 /* tilelab diagnose: run a lab's kernel on the CPU backend with every check on, and explain what
  * is wrong with it, and where. */
 #include "cli.h"
+#include "ptx.h"
 #include "runner_files.h"
 #include "session.h"
 
@@ -24,6 +25,8 @@ static const char usage[] =
     "               32-byte sectors per request of each global instruction, and the traffic of\n"
     "               the whole kernel (FLOPs, bytes, bytes per FLOP, shared loads per FMA) next to\n"
     "               the lab's reference solution on the same dataset\n"
+    "Lab 05's given baseline kernel runs too: its lines follow yours, each marked \"(the\n"
+    "given baseline kernel)\"; the traffic counts your kernel's call only.\n"
     "\n"
     "  --dataset DIR   the dataset (default: a mid-size one of the lab, not a tile multiple\n"
     "                  where the lab allows it)\n"
@@ -31,6 +34,8 @@ static const char usage[] =
     "\n"
     "exit status: 0 no errors found, 1 errors found (or a wrong result), 2 bad input or usage,\n"
     "3 the file does not build or crashed\n";
+
+#define SECTOR_BYTES 32.0 /* the unit global memory is fetched in */
 
 /* Default datasets: index into datasets/LAB/ for each lab, in lab order. */
 static const char *const default_dataset[] = {"5", "2", "7", "11", "2"};
@@ -47,10 +52,9 @@ static const char *str(const cJSON *o, const char *key)
     return cJSON_IsString(v) ? v->valuestring : "";
 }
 
-static const char *base_name(const char *path)
+const char *diagnose_baseline_note(const cJSON *item)
 {
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
+    return cJSON_IsTrue(cJSON_GetObjectItem(item, "baseline")) ? CLI_BASELINE_LABEL : "";
 }
 
 void diagnose_print_causes(const cJSON *diag, int max, const char *indent)
@@ -58,11 +62,11 @@ void diagnose_print_causes(const cJSON *diag, int max, const char *indent)
     const cJSON *findings = cJSON_GetObjectItem(diag, "findings");
     int i = 0;
     for (const cJSON *f = findings ? findings->child : NULL; f && i < max; f = f->next, i++) {
-        printf("%scause: %s at %s:%.0f", indent, str(f, "kind"), base_name(str(f, "file")),
+        printf("%scause: %s at %s:%.0f", indent, str(f, "kind"), ptx_base_name(str(f, "file")),
                num(f, "line"));
         if (num(f, "line2") > 0)
             printf(" and line %.0f", num(f, "line2"));
-        printf(": %s\n", str(f, "detail"));
+        printf("%s: %s\n", diagnose_baseline_note(f), str(f, "detail"));
     }
 }
 
@@ -74,15 +78,17 @@ static void print_findings(const cJSON *diag)
         printf("errors: none found\n");
         return;
     }
-    printf("errors (the run fails):\n");
+    bool yours = !cJSON_IsTrue(cJSON_GetObjectItem(findings->child, "baseline")); /* first */
+    printf("errors (%s):\n", yours ? "the run fails" : "in the given baseline kernel only");
     int i = 0;
     for (const cJSON *f = findings->child; f; f = f->next) {
         const cJSON *blk = cJSON_GetObjectItem(f, "block"), *th = cJSON_GetObjectItem(f, "thread");
-        printf("  %d. %s at %s:%.0f", ++i, str(f, "kind"), base_name(str(f, "file")),
+        printf("  %d. %s at %s:%.0f", ++i, str(f, "kind"), ptx_base_name(str(f, "file")),
                num(f, "line"));
         if (num(f, "line2") > 0)
             printf(" and line %.0f", num(f, "line2"));
-        printf(" (%.0f time%s)\n", num(f, "count"), num(f, "count") == 1 ? "" : "s");
+        printf(" (%.0f time%s)%s\n", num(f, "count"), num(f, "count") == 1 ? "" : "s",
+               diagnose_baseline_note(f));
         printf("     %s\n", str(f, "detail"));
         printf("     first seen in block (%d,%d,%d), thread (%d,%d,%d)",
                cJSON_GetArrayItem(blk, 0)->valueint, cJSON_GetArrayItem(blk, 1)->valueint,
@@ -92,7 +98,9 @@ static void print_findings(const cJSON *diag)
         if (th2)
             printf(" and thread (%d,%d,%d)", cJSON_GetArrayItem(th2, 0)->valueint,
                    cJSON_GetArrayItem(th2, 1)->valueint, cJSON_GetArrayItem(th2, 2)->valueint);
-        printf(" of kernel %s\n", str(f, "kernel"));
+        char kernel[128];
+        ptx_kernel_name(str(f, "kernel"), kernel, sizeof kernel);
+        printf(" of kernel %s\n", kernel);
     }
 }
 
@@ -101,7 +109,8 @@ static void print_findings(const cJSON *diag)
 typedef struct line_figures {
     const char *file, *op, *space, *kernel;
     int line;
-    double executions, extra, sectors, bytes, ways;
+    const char *baseline; /* diagnose_baseline_note's */
+    double executions, extra, sectors, bytes, used, needed, ways;
 } line_figures;
 
 static int collect_lines(const cJSON *diag, line_figures *out, int max)
@@ -114,18 +123,22 @@ static int collect_lines(const cJSON *diag, line_figures *out, int max)
         while (k < n && !(out[k].line == line && strcmp(out[k].op, str(s, "op")) == 0 &&
                           strcmp(out[k].space, str(s, "space")) == 0 &&
                           strcmp(out[k].file, str(s, "file")) == 0 &&
-                          strcmp(out[k].kernel, str(s, "kernel")) == 0))
+                          strcmp(out[k].kernel, str(s, "kernel")) == 0 &&
+                          strcmp(out[k].baseline, diagnose_baseline_note(s)) == 0))
             k++;
         if (k == n) {
             if (n == max)
                 continue;
             out[n++] = (line_figures){str(s, "file"), str(s, "op"), str(s, "space"),
-                                      str(s, "kernel"), line, 0, 0, 0, 0, 0};
+                                      str(s, "kernel"), line, diagnose_baseline_note(s),
+                                      0, 0, 0, 0, 0, 0, 0};
         }
         out[k].executions += num(s, "executions");
         out[k].extra += num(s, "extra_wavefronts");
         out[k].sectors += num(s, "sectors");
         out[k].bytes += num(s, "bytes");
+        out[k].used += num(s, "used_bytes");
+        out[k].needed += num(s, "needed_sectors");
         if (num(s, "max_ways") > out[k].ways)
             out[k].ways = num(s, "max_ways");
     }
@@ -138,46 +151,72 @@ static const char *kernel_note(const line_figures *lines, int n, int i, char *bu
     for (int k = 0; k < n; k++) {
         if (k != i && lines[k].line == lines[i].line && strcmp(lines[k].file, lines[i].file) == 0 &&
             strcmp(lines[k].kernel, lines[i].kernel) != 0) {
-            snprintf(buf, size, " [kernel %.100s]", lines[i].kernel);
+            char kernel[128];
+            ptx_kernel_name(lines[i].kernel, kernel, sizeof kernel);
+            snprintf(buf, size, " [kernel %.100s]", kernel);
             return buf;
         }
     }
     return "";
 }
 
+/* The share of the bytes a line's requests fetched (whole 32-byte sectors) that its lanes
+ * asked for, a byte several lanes read counted once: at most 100. */
+static double used_percent(const line_figures *l)
+{
+    return l->sectors > 0 ? 100.0 * l->used / (l->sectors * SECTOR_BYTES) : 0;
+}
+
+/* More than half the sectors fetched were not needed: each request's bytes used would fit in
+ * less than half as many. (A broadcast of one word needs its one sector: it is not flagged.) */
+static bool uncoalesced(const line_figures *l)
+{
+    return l->sectors > 2 * l->needed;
+}
+
+/* The lines of one space, the submission's first, then the given baseline's. */
+static int line_order(const line_figures *lines, int n, const char *space, int *order)
+{
+    int count = 0;
+    for (int baseline = 0; baseline < 2; baseline++)
+        for (int i = 0; i < n; i++)
+            if (strcmp(lines[i].space, space) == 0 && (lines[i].baseline[0] != '\0') == baseline)
+                order[count++] = i;
+    return count;
+}
+
 static void print_instructions(const cJSON *diag)
 {
-    line_figures lines[256];
-    int n = collect_lines(diag, lines, 256);
+    enum { MAX_LINES = 256 };
+    line_figures lines[MAX_LINES];
+    int order[MAX_LINES];
+    int n = collect_lines(diag, lines, MAX_LINES);
     char note[128];
     printf("shared-memory bank conflicts (32 banks of 4 bytes; a broadcast is free):\n");
-    int shown = 0;
-    for (int i = 0; i < n; i++) {
-        const line_figures *l = &lines[i];
-        if (strcmp(l->space, "shared") != 0)
-            continue;
+    int shown = line_order(lines, n, "shared", order);
+    for (int k = 0; k < shown; k++) {
+        const line_figures *l = &lines[order[k]];
         printf("  %s:%-4d %-5s %2.0f-way worst, %.2f extra wavefronts per request (%.0f extra in "
-               "%.0f requests)%s%s\n",
-               base_name(l->file), l->line, l->op, l->ways,
+               "%.0f requests)%s%s%s\n",
+               ptx_base_name(l->file), l->line, l->op, l->ways,
                l->executions > 0 ? l->extra / l->executions : 0, l->extra, l->executions,
-               kernel_note(lines, n, i, note, sizeof note), l->extra > 0 ? "  <- conflicts" : "");
-        shown++;
+               kernel_note(lines, n, order[k], note, sizeof note), l->baseline,
+               l->extra > 0 ? "  <- conflicts" : "");
     }
     if (!shown)
         printf("  (no shared-memory accesses)\n");
     printf("global accesses (a coalesced warp access of 4-byte values touches 4 sectors of 32 "
-           "bytes):\n");
-    for (int i = 0; i < n; i++) {
-        const line_figures *l = &lines[i];
-        if (strcmp(l->space, "global") != 0)
-            continue;
-        double efficiency = l->sectors > 0 ? 100.0 * l->bytes / (l->sectors * 32) : 0;
+           "bytes; a word several lanes read is used once):\n");
+    int global = line_order(lines, n, "global", order);
+    for (int k = 0; k < global; k++) {
+        const line_figures *l = &lines[order[k]];
         printf("  %s:%-4d %-5s %5.2f sectors per request, %5.1f%% of the bytes fetched are used "
-               "(%.0f requests)%s%s\n",
-               base_name(l->file), l->line, l->op,
-               l->executions > 0 ? l->sectors / l->executions : 0, efficiency, l->executions,
-               kernel_note(lines, n, i, note, sizeof note),
-               efficiency < 50 ? "  <- uncoalesced" : "");
+               "(%.0f requests%s)%s%s%s\n",
+               ptx_base_name(l->file), l->line, l->op,
+               l->executions > 0 ? l->sectors / l->executions : 0, used_percent(l), l->executions,
+               l->used < l->bytes ? "; broadcast: lanes share words" : "",
+               kernel_note(lines, n, order[k], note, sizeof note), l->baseline,
+               uncoalesced(l) ? "  <- uncoalesced" : "");
     }
 }
 
@@ -312,9 +351,9 @@ static int run(int argc, char **argv)
                  default_dataset[lab - labs]);
     if (!cli_is_dataset(ds))
         return cli_fail("%s: not a dataset folder (expected input0.raw, input1.raw, output.raw)",
-                        ds);
+                        cli_shown(ds));
     if (access(src, R_OK) != 0)
-        return cli_fail("%s: cannot read the source file", src);
+        return cli_fail("%s: cannot read the source file", cli_shown(src));
     cJSON *mine = NULL, *reference = NULL;
     runner_result result, ref_result;
     memset(&ref_result, 0, sizeof ref_result);
@@ -345,8 +384,8 @@ static int run(int argc, char **argv)
     if (json) {
         cJSON *doc = cJSON_CreateObject();
         cJSON_AddStringToObject(doc, "lab", lab->id);
-        cJSON_AddStringToObject(doc, "source", src);
-        cJSON_AddStringToObject(doc, "dataset", ds);
+        cJSON_AddStringToObject(doc, "source", cli_shown(src));
+        cJSON_AddStringToObject(doc, "dataset", cli_shown(ds));
         cJSON_AddStringToObject(doc, "verdict", verdict);
         cJSON_AddStringToObject(doc, "detail", result.detail);
         cJSON_AddItemToObject(doc, "diagnosis", mine);

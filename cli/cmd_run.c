@@ -4,6 +4,7 @@
 #include "output_names.h"
 #include "run_maps.h"
 #include "run_watch.h"
+#include "ptx.h"
 #include "runner_files.h"
 #include "session.h"
 
@@ -365,19 +366,6 @@ static void ncu_line(const session *s, const tl_lab *lab, const runner_dataset *
     runner_result_free(&r);
 }
 
-/* A kernel's name as the student wrote it: "_Z21MatrixMulKernelPaddedPKfS0_Pfiii" is
- * MatrixMulKernelPadded (a plain function of the global namespace, as a lab's kernels are);
- * other names are shown as they are. */
-static void plain_name(const char *mangled, char *out, size_t size)
-{
-    char *end;
-    long len = strncmp(mangled, "_Z", 2) == 0 ? strtol(mangled + 2, &end, 10) : 0;
-    if (len > 0 && (size_t)len <= strlen(end))
-        snprintf(out, size, "%.*s", (int)len, end);
-    else
-        snprintf(out, size, "%s", mangled);
-}
-
 /* Lab 05 on the CPU backend: the conflicts as the interpreter counts them, ncu's definition
  * (extra wavefronts of shared loads and stores), summed per kernel, in ncu_line's format. */
 static void counted_conflicts_line(const session *s, const tl_lab *lab, const runner_dataset *d)
@@ -395,29 +383,34 @@ static void counted_conflicts_line(const session *s, const tl_lab *lab, const ru
         cJSON *diag = text ? cJSON_Parse(text) : NULL;
         enum { MAX_KERNELS = 8 };
         const char *names[MAX_KERNELS];
+        bool baseline[MAX_KERNELS];
         double counts[MAX_KERNELS][2] = {{0}};
         int n = 0;
         const cJSON *in;
         cJSON_ArrayForEach(in, cJSON_GetObjectItem(diag, "instructions")) {
             const cJSON *kernel = cJSON_GetObjectItem(in, "kernel");
             const cJSON *extra = cJSON_GetObjectItem(in, "extra_wavefronts");
+            bool given = cJSON_IsTrue(cJSON_GetObjectItem(in, "baseline"));
             if (!cJSON_IsString(kernel) || !cJSON_IsNumber(extra))
                 continue;
             int k = 0;
-            while (k < n && strcmp(names[k], kernel->valuestring) != 0)
+            while (k < n && (strcmp(names[k], kernel->valuestring) != 0 || baseline[k] != given))
                 k++;
             if (k == n && n == MAX_KERNELS)
                 continue;
-            if (k == n)
+            if (k == n) {
+                baseline[n] = given;
                 names[n++] = kernel->valuestring;
+            }
             bool load = strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(in, "op")), "load") == 0;
             counts[k][load ? 0 : 1] += extra->valuedouble;
         }
         if (n > 0) {
             printf("        bank conflicts (CPU backend's counters):");
             for (int k = 0; k < n; k++) {
-                char shown[128];
-                plain_name(names[k], shown, sizeof shown);
+                char shown[160], name[128];
+                ptx_kernel_name(names[k], name, sizeof name);
+                snprintf(shown, sizeof shown, "%s%s", name, baseline[k] ? CLI_BASELINE_LABEL : "");
                 printf(" %s ld %.0f; %s st %.0f;", shown, counts[k][0], shown, counts[k][1]);
             }
             putchar('\n');
@@ -498,7 +491,7 @@ static int run_once(void *ctx)
     if (o.backend == RUNNER_CPU && !o.reps_given)
         o.reps = 3;
     if (access(o.source, R_OK) != 0)
-        return cli_fail("%s: cannot read the source file", o.source);
+        return cli_fail("%s: cannot read the source file", cli_shown(o.source));
     char **shipped = NULL;
     int nshipped = 0;
     if (o.ndatasets == 0) {
@@ -514,7 +507,7 @@ static int run_once(void *ctx)
         tl_error err;
         if (!cli_is_dataset(o.datasets[i]))
             return cli_fail("%s: not a dataset folder (expected input0.raw, input1.raw, "
-                            "output.raw in it)", o.datasets[i]);
+                            "output.raw in it)", cli_shown(o.datasets[i]));
         if (session_dataset_shape(o.datasets[i], &shapes[i], &err) != 0)
             return cli_fail("%s", err.msg);
     }

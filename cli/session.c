@@ -86,15 +86,17 @@ void session_close(session *s)
 void session_print_outcome(const session *s, const char *source_shown)
 {
     const runner_outcome *o = &s->outcome;
+    char *detail = tl_text_line(o->detail, strlen(o->detail));
+    fprintf(stderr, "tilelab: %s: %s: %s\n", source_shown, tl_verdict_name(o->verdict),
+            detail ? detail : "");
+    free(detail);
+    /* After the verdict, whose detail says they follow ("nvcc refused the file (its messages
+     * follow)"): the compiler's first error is what the student reads next. */
     if (o->messages && o->messages[0]) {
         char *inert = tl_text_terminal(o->messages, strlen(o->messages));
         fputs(inert ? inert : "", stderr);
         free(inert);
     }
-    char *detail = tl_text_line(o->detail, strlen(o->detail));
-    fprintf(stderr, "tilelab: %s: %s: %s\n", source_shown, tl_verdict_name(o->verdict),
-            detail ? detail : "");
-    free(detail);
     if (s->captured && s->capture.err && s->capture.err[0]) {
         char *err = tl_text_terminal(s->capture.err, strlen(s->capture.err));
         fprintf(stderr, "the host code's messages:\n%s", err ? err : "");

@@ -13,6 +13,7 @@ typedef struct finding {
     char kernel[128];
     ptx_dim3 block, thread, thread2;
     bool has_thread2;
+    bool baseline; /* in a launch of lab 05's given baseline (ptx_diag_set_baseline) */
     char detail[DIAG_DETAIL_MAX];
 } finding;
 
@@ -22,12 +23,16 @@ typedef struct site {
     uint64_t extra_wavefronts; /* shared: passes beyond the first */
     uint32_t max_ways;         /* shared: worst n-way conflict */
     uint64_t sectors, bytes;   /* global: 32-byte sectors touched, bytes asked for */
+    uint64_t used;             /* global: bytes asked for, each counted once however many lanes
+                                  asked (less than `bytes` when lanes share words: a broadcast) */
+    uint64_t needed;           /* global: the fewest sectors `used` fits in, per request summed */
 } site;
 
 /* One launch as the performance model sees it (perfmodel/): its shape and what its blocks
  * asked of each unit. Counts are of the blocks run (all, or a sample: ptx_env.sample_blocks). */
 typedef struct launch_counts {
     char kernel[128];
+    bool baseline;
     ptx_dim3 grid, block;
     uint64_t static_shared, dynamic_shared, blocks, blocks_run;
     uint64_t warp_instructions;
@@ -44,16 +49,23 @@ typedef struct sector_set {
 
 typedef struct entry_sites {
     const ptx_entry *e;
+    bool baseline; /* the baseline's launches of e count apart from the submission's */
     site *sites;
     diag_group *groups; /* diag_groups.c; NULL if out of memory */
 } entry_sites;
+
+/* What a call's launches did in all. */
+typedef struct traffic {
+    uint64_t flops, fmas, shared_loads, shared_stores, global_load_bytes, global_store_bytes;
+} traffic;
 
 struct ptx_diag {
     finding *findings;
     int nfindings, errors;
     entry_sites *entries;
     int nentries;
-    uint64_t flops, fmas, shared_loads, shared_stores, global_load_bytes, global_store_bytes;
+    bool baseline, had_baseline; /* the launches now running are the baseline's; some were */
+    traffic traffic[2];          /* the submission's, the baseline's */
     int launches;
     launch_counts *counts; /* one per launch, the last one current */
     int ncounts;
@@ -93,12 +105,17 @@ void ptx_diag_free(ptx_diag *d)
 
 int ptx_diag_error_count(const ptx_diag *d) { return d ? d->errors : 0; }
 
+void ptx_diag_set_baseline(ptx_diag *d, bool on)
+{
+    d->baseline = on;
+    d->had_baseline |= on;
+}
+
+static traffic *now(ptx_diag *d) { return &d->traffic[d->baseline]; }
+
 static const char *file_of(const ptx_entry *e, const ptx_insn *in)
 {
-    const ptx_module *m = e->module;
-    if (in && in->file > 0 && in->file < m->nfiles && m->files[in->file])
-        return m->files[in->file];
-    return m->name;
+    return ptx_source_file(e->module, in);
 }
 
 static ptx_dim3 thread_of(const block_ctx *b, int tid)
@@ -114,7 +131,8 @@ static finding *known(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx
     const char *file = file_of(b->e, in);
     for (int i = 0; i < d->nfindings; i++) {
         finding *f = &d->findings[i];
-        if (f->kind == kind && f->line == line && f->line2 == line2 && strcmp(f->file, file) == 0)
+        if (f->kind == kind && f->line == line && f->line2 == line2 &&
+            f->baseline == d->baseline && strcmp(f->file, file) == 0)
             return f;
     }
     return NULL;
@@ -150,6 +168,7 @@ void diag_finding(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx_ins
     f->line = line;
     f->line2 = line2;
     f->count = 1;
+    f->baseline = d->baseline;
     snprintf(f->kernel, sizeof f->kernel, "%.120s", b->e->name);
     f->block = b->ctaid;
     f->thread = thread_of(b, tid);
@@ -163,7 +182,7 @@ void diag_finding(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx_ins
 static entry_sites *entry_of(ptx_diag *d, const ptx_entry *e)
 {
     for (int i = 0; i < d->nentries; i++)
-        if (d->entries[i].e == e)
+        if (d->entries[i].e == e && d->entries[i].baseline == d->baseline)
             return &d->entries[i];
     entry_sites *ne = realloc(d->entries, (size_t)(d->nentries + 1) * sizeof *ne);
     if (!ne)
@@ -171,6 +190,7 @@ static entry_sites *entry_of(ptx_diag *d, const ptx_entry *e)
     d->entries = ne;
     entry_sites *es = &ne[d->nentries];
     es->e = e;
+    es->baseline = d->baseline;
     es->sites = calloc((size_t)e->ncode, sizeof(site));
     es->groups = diag_find_groups(e);
     if (!es->sites) {
@@ -198,6 +218,7 @@ void diag_launch(ptx_diag *d, const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block,
     launch_counts *c = &grown[d->ncounts++];
     memset(c, 0, sizeof *c);
     snprintf(c->kernel, sizeof c->kernel, "%.120s", e->name);
+    c->baseline = d->baseline;
     c->grid = grid;
     c->block = block;
     c->static_shared = e->shared_bytes;
@@ -317,6 +338,33 @@ static int global_sectors(const uint64_t *addr, uint32_t mask, unsigned size, ui
     return n;
 }
 
+#define SECTOR_BYTES 32 /* global memory's unit of transfer */
+
+/* The distinct bytes of a warp's request: a byte several lanes read (a broadcast) counts once,
+ * so they never exceed the bytes of the sectors that hold them. */
+static uint64_t distinct_bytes(const uint64_t *addr, uint32_t mask, unsigned size)
+{
+    uint64_t start[PTX_WARP_SIZE];
+    int n = 0;
+    for (int lane = 0; lane < PTX_WARP_SIZE; lane++) {
+        if (!(mask >> lane & 1))
+            continue;
+        int at = n++;
+        for (; at > 0 && start[at - 1] > addr[lane]; at--)
+            start[at] = start[at - 1];
+        start[at] = addr[lane];
+    }
+    uint64_t total = 0, covered = 0; /* bytes below `covered` are counted */
+    for (int i = 0; i < n; i++) {
+        uint64_t from = start[i] > covered ? start[i] : covered, to = start[i] + size;
+        if (to > from) {
+            total += to - from;
+            covered = to;
+        }
+    }
+    return total;
+}
+
 /* The model's counts of one global request: L1 handles it one 128-byte line per pass, at
  * most 128 bytes per pass; L2 sees each sector once per block (the block's L1 keeps it). */
 static void count_global(ptx_diag *d, const block_ctx *b, const uint64_t *sectors, int n,
@@ -383,17 +431,17 @@ void diag_shared_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t 
     uint64_t wide[32];
     bool leader = false;
     if (in->op == OP_LD && merged(es, pc, addr, mask, wide, &leader)) {
-        d->shared_loads += (uint64_t)__builtin_popcount(mask);
+        now(d)->shared_loads += (uint64_t)__builtin_popcount(mask);
         if (!leader)
             return;
         addr = wide;
         size = es->groups[pc].width;
-        d->shared_loads -= (uint64_t)__builtin_popcount(mask);
+        now(d)->shared_loads -= (uint64_t)__builtin_popcount(mask);
     }
     if (in->op == OP_LD)
-        d->shared_loads += (uint64_t)__builtin_popcount(mask);
+        now(d)->shared_loads += (uint64_t)__builtin_popcount(mask);
     else
-        d->shared_stores += (uint64_t)__builtin_popcount(mask);
+        now(d)->shared_stores += (uint64_t)__builtin_popcount(mask);
     uint32_t minimum, ways, passes = shared_passes(addr, mask, size, &minimum, &ways);
     count_shared(d, passes);
     s->executions++;
@@ -415,10 +463,13 @@ void diag_global_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t 
     s->executions++;
     s->sectors += (uint64_t)n;
     s->bytes += bytes;
+    uint64_t used = distinct_bytes(addr, mask, size);
+    s->used += used;
+    s->needed += (used + SECTOR_BYTES - 1) / SECTOR_BYTES;
     if (b->e->code[pc].op == OP_LD)
-        d->global_load_bytes += bytes;
+        now(d)->global_load_bytes += bytes;
     else
-        d->global_store_bytes += bytes;
+        now(d)->global_store_bytes += bytes;
 }
 
 void diag_async_copy(ptx_diag *d, const block_ctx *b, const uint64_t *from, const uint64_t *to,
@@ -428,15 +479,15 @@ void diag_async_copy(ptx_diag *d, const block_ctx *b, const uint64_t *from, cons
     int n = global_sectors(from, mask, size, sectors);
     uint64_t bytes = (uint64_t)__builtin_popcount(mask) * size;
     count_global(d, b, sectors, n, bytes);
-    d->global_load_bytes += bytes;
+    now(d)->global_load_bytes += bytes;
     uint32_t minimum, ways;
     count_shared(d, shared_passes(to, mask, size, &minimum, &ways));
 }
 
 void diag_flops(ptx_diag *d, uint64_t flops, uint64_t fmas)
 {
-    d->flops += flops;
-    d->fmas += fmas;
+    now(d)->flops += flops;
+    now(d)->fmas += fmas;
 }
 
 static void json_string(FILE *out, const char *s)
@@ -453,12 +504,24 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* The submission's findings before the given baseline's, each most severe first. */
 static int by_severity(const void *a, const void *b)
 {
     const finding *x = a, *y = b;
+    if (x->baseline != y->baseline)
+        return (int)x->baseline - (int)y->baseline;
     if (x->kind != y->kind)
         return (int)x->kind - (int)y->kind;
     return x->line - y->line;
+}
+
+static void write_traffic(FILE *out, const traffic *t)
+{
+    fprintf(out, "{\"flops\": %llu, \"fmas\": %llu, \"global_load_bytes\": %llu, "
+            "\"global_store_bytes\": %llu, \"shared_loads\": %llu, \"shared_stores\": %llu}",
+            (unsigned long long)t->flops, (unsigned long long)t->fmas,
+            (unsigned long long)t->global_load_bytes, (unsigned long long)t->global_store_bytes,
+            (unsigned long long)t->shared_loads, (unsigned long long)t->shared_stores);
 }
 
 void ptx_diag_write_json(const ptx_diag *d, FILE *out)
@@ -480,7 +543,7 @@ void ptx_diag_write_json(const ptx_diag *d, FILE *out)
                 f->block.y, f->block.z, f->thread.x, f->thread.y, f->thread.z);
         if (f->has_thread2)
             fprintf(out, ", \"thread2\": [%u, %u, %u]", f->thread2.x, f->thread2.y, f->thread2.z);
-        fprintf(out, ", \"detail\": ");
+        fprintf(out, ", \"baseline\": %s, \"detail\": ", f->baseline ? "true" : "false");
         json_string(out, f->detail);
         fputc('}', out);
     }
@@ -498,16 +561,18 @@ void ptx_diag_write_json(const ptx_diag *d, FILE *out)
             json_string(out, e->name);
             fprintf(out, ", \"file\": ");
             json_string(out, file_of(e, in));
-            fprintf(out, ", \"line\": %d, \"op\": \"%s\", \"space\": \"%s\", \"executions\": %llu",
-                    in->line, in->op == OP_LD ? "load" : "store",
-                    in->space == SP_SHARED ? "shared" : "global",
-                    (unsigned long long)s->executions);
+            fprintf(out, ", \"line\": %d, \"baseline\": %s, \"op\": \"%s\", \"space\": \"%s\", "
+                    "\"executions\": %llu", in->line, d->entries[i].baseline ? "true" : "false",
+                    in->op == OP_LD ? "load" : "store",
+                    in->space == SP_SHARED ? "shared" : "global", (unsigned long long)s->executions);
             if (in->space == SP_SHARED)
                 fprintf(out, ", \"extra_wavefronts\": %llu, \"max_ways\": %u",
                         (unsigned long long)s->extra_wavefronts, s->max_ways);
             else
-                fprintf(out, ", \"sectors\": %llu, \"bytes\": %llu",
-                        (unsigned long long)s->sectors, (unsigned long long)s->bytes);
+                fprintf(out, ", \"sectors\": %llu, \"bytes\": %llu, \"used_bytes\": %llu, "
+                        "\"needed_sectors\": %llu", (unsigned long long)s->sectors,
+                        (unsigned long long)s->bytes, (unsigned long long)s->used,
+                        (unsigned long long)s->needed);
             fputc('}', out);
         }
     }
@@ -516,6 +581,7 @@ void ptx_diag_write_json(const ptx_diag *d, FILE *out)
         const launch_counts *c = &d->counts[i];
         fprintf(out, "%s\n    {\"kernel\": ", i ? "," : "");
         json_string(out, c->kernel);
+        fprintf(out, ", \"baseline\": %s", c->baseline ? "true" : "false");
         fprintf(out, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"static_shared\": %llu, "
                 "\"dynamic_shared\": %llu, \"blocks\": %llu, \"blocks_run\": %llu, "
                 "\"warp_instructions\": %llu, \"shared_requests\": %llu, "
@@ -529,10 +595,11 @@ void ptx_diag_write_json(const ptx_diag *d, FILE *out)
                 (unsigned long long)c->global_wavefronts, (unsigned long long)c->global_sectors,
                 (unsigned long long)c->l2_sectors);
     }
-    fprintf(out,
-            "\n  ],\n  \"traffic\": {\"flops\": %llu, \"fmas\": %llu, \"global_load_bytes\": %llu, "
-            "\"global_store_bytes\": %llu, \"shared_loads\": %llu, \"shared_stores\": %llu}\n}\n",
-            (unsigned long long)d->flops, (unsigned long long)d->fmas,
-            (unsigned long long)d->global_load_bytes, (unsigned long long)d->global_store_bytes,
-            (unsigned long long)d->shared_loads, (unsigned long long)d->shared_stores);
+    fprintf(out, "\n  ],\n  \"traffic\": ");
+    write_traffic(out, &d->traffic[0]);
+    if (d->had_baseline) {
+        fprintf(out, ",\n  \"baseline_traffic\": ");
+        write_traffic(out, &d->traffic[1]);
+    }
+    fprintf(out, "\n}\n");
 }

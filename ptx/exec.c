@@ -15,17 +15,15 @@
 
 int ptx_stopf(block_ctx *b, const ptx_insn *in, const char *fmt, ...)
 {
-    const ptx_module *m = b->e->module;
-    const char *file = in->file > 0 && in->file < m->nfiles && m->files[in->file]
-                           ? m->files[in->file]
-                           : m->name;
-    char what[256];
+    char what[256], kernel[128];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    ptx_kernel_name(b->e->name, kernel, sizeof kernel);
     snprintf(b->err->msg, sizeof b->err->msg, "%.200s:%d: %.200s (in %.100s, block (%u,%u,%u))",
-             file, in->line, what, b->e->name, b->ctaid.x, b->ctaid.y, b->ctaid.z);
+             ptx_source_file(b->e->module, in), in->line, what, kernel, b->ctaid.x, b->ctaid.y,
+             b->ctaid.z);
     return -1;
 }
 

@@ -271,4 +271,8 @@ const char *ptx_opcode_name(ptx_opcode op);
  * sites (link.c). A call the module cannot satisfy refuses that entry's launches only. */
 int ptx_link_module(ptx_module *m, ptx_error *err);
 
+/* The source file of an instruction of m (NULL: the module's own name), by its own name: the
+ * folder it was compiled in means nothing to the reader (names.c). */
+const char *ptx_source_file(const ptx_module *m, const ptx_insn *in);
+
 #endif /* TILELAB_PTX_INTERNAL_H */

@@ -259,12 +259,6 @@ static bool none_can_go_on(const launch *l)
     return true;
 }
 
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
 /* Where block s spins: its first spinning warp. */
 static int spin_site(const slot *s, const ptx_insn **in)
 {
@@ -274,13 +268,6 @@ static int spin_site(const slot *s, const ptx_insn **in)
     }
     *in = NULL;
     return -1;
-}
-
-static const char *file_of(const ptx_entry *e, const ptx_insn *in)
-{
-    const ptx_module *m = e->module;
-    return in && in->file > 0 && in->file < m->nfiles && m->files[in->file] ? m->files[in->file]
-                                                                           : m->name;
 }
 
 /* Every resident block is parked and stuck: names the first few (in block order) and where
@@ -296,7 +283,7 @@ static void report_deadlock(launch *l)
     spin_site(first, &at);
     char msg[sizeof l->err.msg];
     int n = snprintf(msg, sizeof msg, "%.200s:%d: no block can make progress:",
-                     file_of(l->e, at), at ? at->line : 0);
+                     ptx_source_file(l->e->module, at), at ? at->line : 0);
     uint64_t named = 0, last = 0;
     for (; named < REPORT_BLOCKS && named < parked; named++) {
         /* The next block in index order after the last one named. */
@@ -308,7 +295,7 @@ static void report_deadlock(launch *l)
         int w = spin_site(next, &at);
         n += snprintf(msg + n, sizeof msg - (size_t)n, " block (%u,%u,%u) warp %d spins at "
                       "%.100s:%d;", next->b.ctaid.x, next->b.ctaid.y, next->b.ctaid.z, w,
-                      base_name(file_of(l->e, at)), at ? at->line : 0);
+                      ptx_source_file(l->e->module, at), at ? at->line : 0);
     }
     if (parked > named)
         n += snprintf(msg + n, sizeof msg - (size_t)n, " and %llu more blocks;",
@@ -317,8 +304,10 @@ static void report_deadlock(launch *l)
         n += snprintf(msg + n, sizeof msg - (size_t)n, " %llu blocks are resident, all an H100 "
                       "holds of this kernel's, and %llu more cannot start until one finishes;",
                       (unsigned long long)parked, (unsigned long long)(l->nrun - l->next_block));
+    char kernel[128];
+    ptx_kernel_name(l->e->name, kernel, sizeof kernel);
     snprintf(msg + n, sizeof msg - (size_t)n, " each waits for memory that no block will change "
-             "(a GPU hangs here) (in %.100s)", l->e->name);
+             "(a GPU hangs here) (in %.100s)", kernel);
     ptx_error err = {.kind = PTX_ERROR_FAULT};
     snprintf(err.msg, sizeof err.msg, "%s", msg);
     record_failure(l, first->index, &err);
@@ -475,23 +464,25 @@ int ptx_launch_env(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **arg
         snprintf(err->msg, sizeof err->msg, "%s", e->unsupported);
         return -1;
     }
+    char kernel[128];
+    ptx_kernel_name(e->name, kernel, sizeof kernel);
     uint64_t threads = (uint64_t)block.x * block.y * block.z;
     if (threads == 0 || threads > 1024 || block.z > 64 || grid.x == 0 || grid.y == 0 ||
         grid.z == 0 || grid.y > 65535 || grid.z > 65535) {
         snprintf(err->msg, sizeof err->msg,
-                 "invalid launch configuration for %s: grid (%u,%u,%u), block (%u,%u,%u)", e->name,
+                 "invalid launch configuration for %s: grid (%u,%u,%u), block (%u,%u,%u)", kernel,
                  grid.x, grid.y, grid.z, block.x, block.y, block.z);
         return -1;
     }
     if (e->shared_bytes > PTX_DYNAMIC_SHARED_BASE) {
         snprintf(err->msg, sizeof err->msg, "%s declares %u bytes of shared memory, more than a "
-                 "block can have", e->name, e->shared_bytes);
+                 "block can have", kernel, e->shared_bytes);
         return -1;
     }
     launch *l = calloc(1, sizeof *l);
     if (!l || !(l->params = calloc(1, e->param_bytes ? e->param_bytes : 1))) {
         free(l);
-        snprintf(err->msg, sizeof err->msg, "out of memory launching %s", e->name);
+        snprintf(err->msg, sizeof err->msg, "out of memory launching %s", kernel);
         return -1;
     }
     l->e = e;

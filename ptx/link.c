@@ -56,16 +56,14 @@ static void refuse(const ptx_module *m, ptx_entry *e, const ptx_entry *unit, int
         if (unit->code[i].op == OP_CALL && unit->code[i].ops[1].imm != PTX_FUNC_VPRINTF &&
             unit->code[i].target == site)
             at = &unit->code[i];
-    const char *file = at && at->file > 0 && at->file < m->nfiles && m->files[at->file]
-                           ? m->files[at->file]
-                           : m->name;
-    char why[400];
+    char why[400], kernel[128];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
-    snprintf(e->unsupported, sizeof e->unsupported, "%.200s:%d: %.300s (kernel %.100s)", file,
-             at ? at->line : 0, why, e->name);
+    ptx_kernel_name(e->name, kernel, sizeof kernel);
+    snprintf(e->unsupported, sizeof e->unsupported, "%.200s:%d: %.300s (kernel %.100s)",
+             ptx_source_file(m, at), at ? at->line : 0, why, kernel);
 }
 
 /* Copies a unit's code to its place, moving registers, local offsets, branches and calls. */

@@ -55,6 +55,23 @@ static const ptx_region *find_region(const ptx_env *env, uint64_t a, unsigned si
     return best;
 }
 
+/* How messages name an allocation: by what its owner calls it, or by its place among the
+ * program's cudaMallocs ("the 2nd cudaMalloc'd buffer (40000 bytes)"). */
+static const char *region_name(const ptx_region *r, char *buf, size_t size)
+{
+    if (r->name)
+        return r->name;
+    int tens = r->id % 100, units = r->id % 10;
+    const char *suffix = tens >= 11 && tens <= 13 ? "th"
+                         : units == 1             ? "st"
+                         : units == 2             ? "nd"
+                         : units == 3             ? "rd"
+                                                  : "th";
+    snprintf(buf, size, "the %d%s cudaMalloc'd buffer (%llu bytes)", r->id, suffix,
+             (unsigned long long)r->size);
+    return buf;
+}
+
 /* Reports a bad access: recorded under diagnosis (returns 1: skip the lane), otherwise it stops
  * the kernel (returns -1). */
 static int bad_access(block_ctx *b, const warp *w, int lane, const ptx_insn *in, diag_kind kind,
@@ -126,7 +143,7 @@ static int global_check(block_ctx *b, const warp *w, int lane, const ptx_insn *i
         return 0;
     bool inside;
     const ptx_region *r = find_region(b->env, a, size, &inside);
-    char detail[200];
+    char detail[256], name[96];
     const char *what = in->op == OP_ST || in->op == OP_RED ? "write" : "read";
     if (r && inside) {
         out->region = r;
@@ -143,14 +160,14 @@ static int global_check(block_ctx *b, const warp *w, int lane, const ptx_insn *i
     uint64_t past = r && a >= r->base ? a + size - (r->base + r->size) : 0;
     if (r && a >= r->base && past <= (uint64_t)1 << 20) {
         snprintf(detail, sizeof detail, "%s of %u bytes at 0x%llx, %llu byte(s) past the end of "
-                 "allocation #%d (%llu bytes)", what, size, (unsigned long long)a,
-                 (unsigned long long)past, r->id, (unsigned long long)r->size);
+                 "%s", what, size, (unsigned long long)a, (unsigned long long)past,
+                 region_name(r, name, sizeof name));
         return bad_access(b, w, lane, in, DK_OOB_GLOBAL, detail);
     }
     if (r && a < r->base && r->base - a <= (uint64_t)1 << 20) {
         snprintf(detail, sizeof detail, "%s of %u bytes at 0x%llx, %llu byte(s) before the start "
-                 "of allocation #%d (%llu bytes)", what, size, (unsigned long long)a,
-                 (unsigned long long)(r->base - a), r->id, (unsigned long long)r->size);
+                 "of %s", what, size, (unsigned long long)a, (unsigned long long)(r->base - a),
+                 region_name(r, name, sizeof name));
         return bad_access(b, w, lane, in, DK_OOB_GLOBAL, detail);
     }
     snprintf(detail, sizeof detail, "%s at 0x%llx, which is not device memory (a host pointer, "
@@ -331,10 +348,11 @@ static void global_history(block_ctx *b, const warp *w, int lane, int pc, const 
     }
     for (unsigned i = 0; i < size; i++) {
         if (!sh[i]) {
-            char detail[160];
-            snprintf(detail, sizeof detail, "reads byte %llu of allocation #%d, which nothing "
-                     "wrote (no copy, memset or kernel store)",
-                     (unsigned long long)(acc->addr - r->base + i), r->id);
+            char detail[256], name[96];
+            snprintf(detail, sizeof detail, "reads byte %llu of %s, which nothing wrote (no "
+                     "copy, memset or kernel store)",
+                     (unsigned long long)(acc->addr - r->base + i),
+                     region_name(r, name, sizeof name));
             diag_finding(b->diag, DK_UNINIT_GLOBAL, b, &b->e->code[pc], NULL, w->base + lane, -1,
                          detail);
             return;

@@ -49,6 +49,12 @@ const ptx_entry *ptx_module_entry(const ptx_module *m, const char *name);
 int ptx_module_entry_count(const ptx_module *m);
 const ptx_entry *ptx_module_entry_at(const ptx_module *m, int i);
 const char *ptx_entry_name(const ptx_entry *e);
+/* A kernel's name as its source wrote it, for people: "MatrixMulKernel" for
+ * _Z15MatrixMulKernelPKfS0_Pfi, "strided<2>" for a template's instance, "ns::k" in a namespace.
+ * A name that is not C++'s mangling (extern "C") or that cannot be read is copied unchanged. */
+void ptx_kernel_name(const char *mangled, char *out, size_t size);
+/* The last component of a path: messages name a source file as its student knows it. */
+const char *ptx_base_name(const char *path);
 int ptx_entry_param_count(const ptx_entry *e);
 /* Size in bytes of parameter i (its .param type), 0 when out of range. */
 size_t ptx_entry_param_size(const ptx_entry *e, int i);
@@ -110,7 +116,8 @@ typedef struct ptx_stats {
 typedef struct ptx_region {
     uint64_t base, size;
     uint8_t *shadow;
-    int id; /* the allocation's number, for messages */
+    int id;           /* the program's id-th cudaMalloc, for messages */
+    const char *name; /* or what its owner calls it, "M (64x64 floats, 16384 bytes)"; NULL: id */
 } ptx_region;
 
 /* Findings and figures collected over launches (./tilelab diagnose). */
@@ -119,6 +126,10 @@ ptx_diag *ptx_diag_new(void);
 void ptx_diag_free(ptx_diag *d);
 /* Errors found so far (out of bounds, races, barrier divergence, uninitialized reads). */
 int ptx_diag_error_count(const ptx_diag *d);
+/* Whether the launches from now on belong to lab 05's given baseline kernel (on) or to the
+ * submission's own call: their findings, figures and traffic are kept and reported apart
+ * ("baseline": true, "baseline_traffic"), so the submission's are never mixed with them. */
+void ptx_diag_set_baseline(ptx_diag *d, bool on);
 /* Everything as one JSON document. */
 void ptx_diag_write_json(const ptx_diag *d, FILE *out);
 

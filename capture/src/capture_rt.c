@@ -347,8 +347,10 @@ static cudaError_t launch(const kernel_record *k, dim3 grid, dim3 block, void **
                        .nargs = e->nparams, .arg_size = arg_size, .bytes = bytes, .relocs = relocs};
     const char *problem = caplog_launch_problem(&l, k->max_dynamic_shared);
     if (problem) {
+        char shown[CAPLOG_MAX_NAME + 1];
+        ptx_kernel_name(name, shown, sizeof shown);
         caplog_launch_failed(&log_, "%.100s with grid (%u,%u,%u) and block (%u,%u,%u): %.150s",
-                             name, grid.x, grid.y, grid.z, block.x, block.y, block.z, problem);
+                             shown, grid.x, grid.y, grid.z, block.x, block.y, block.z, problem);
         return fail(cudaErrorInvalidConfiguration);
     }
     if (e->nparams > CAPLOG_MAX_ARGS)

@@ -38,8 +38,12 @@ typedef struct replay_backend {
     int (*open)(const replay_module *m, replay_device **out, replay_failure *why, tl_error *err);
     void (*close)(replay_device *d);
     void (*device_name)(replay_device *d, char *out, size_t size);
-    /* New device memory holds the NaN pattern (all-ones bytes), never zeros. */
-    int (*alloc)(replay_device *d, uint64_t bytes, replay_addr *out, tl_error *err);
+    /* New device memory holds the NaN pattern (all-ones bytes), never zeros. `name` says what
+     * it is in the messages of the checks ("M (64x64 floats, 16384 bytes)", at most
+     * REPLAY_MAX_NAME bytes); NULL for the submission's own cudaMallocs, which are named by
+     * their order among them. */
+    int (*alloc)(replay_device *d, uint64_t bytes, const char *name, replay_addr *out,
+                 tl_error *err);
     int (*upload)(replay_device *d, replay_addr dst, const void *src, uint64_t bytes, tl_error *err);
     int (*download)(replay_device *d, void *dst, replay_addr src, uint64_t bytes, tl_error *err);
     int (*fill)(replay_device *d, replay_addr dst, int value, uint64_t bytes, tl_error *err);
@@ -67,7 +71,12 @@ typedef struct replay_backend {
      * call's last launch, which makes P) or all of them (launches before it make what it
      * reads). NULL where there is no sampling. */
     void (*set_sampling)(replay_device *d, bool on);
+    /* CPU, with diagnose: whether the next launches are lab 05's given baseline's, whose
+     * findings and figures the diagnosis keeps apart from the submission's. NULL elsewhere. */
+    void (*set_baseline)(replay_device *d, bool on);
 } replay_backend;
+
+#define REPLAY_MAX_NAME 96
 
 /* A whole file of at most `max` bytes (malloc'd, NUL-terminated), or NULL with err filled. */
 char *replay_read_file(const char *path, size_t max, size_t *len, tl_error *err);

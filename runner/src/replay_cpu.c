@@ -12,7 +12,8 @@ typedef struct allocation {
     uint8_t *ptr;
     uint64_t size;
     uint8_t *shadow; /* under diagnosis: which bytes something wrote */
-    int id;
+    int id;          /* among the submission's own (unnamed) allocations */
+    char name[REPLAY_MAX_NAME]; /* "" for those */
 } allocation;
 
 struct replay_device {
@@ -23,7 +24,7 @@ struct replay_device {
     uint64_t instruction_limit;
     bool sampling; /* the next launches are sampled (set_sampling) */
     allocation *allocs;
-    int nallocs;
+    int nallocs, nunnamed;
     ptx_region *regions; /* the allocations sorted by address, for the interpreter */
     uint8_t **saved;     /* module variables as loaded */
     replay_failure failure;
@@ -105,7 +106,8 @@ static int by_base(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int cpu_alloc(replay_device *d, uint64_t bytes, replay_addr *out, tl_error *err)
+static int cpu_alloc(replay_device *d, uint64_t bytes, const char *name, replay_addr *out,
+                     tl_error *err)
 {
     void *p = NULL;
     /* Aligned as cudaMalloc's memory is, so the sectors a warp touches are the GPU's. */
@@ -124,11 +126,14 @@ static int cpu_alloc(replay_device *d, uint64_t bytes, replay_addr *out, tl_erro
         free(shadow);
         return failed(d, REPLAY_INTERNAL, err, "out of memory for device memory");
     }
-    d->allocs[d->nallocs] = (allocation){p, bytes, shadow, d->nallocs + 1};
-    d->nallocs++;
+    allocation *a = &d->allocs[d->nallocs++];
+    *a = (allocation){p, bytes, shadow, name ? 0 : ++d->nunnamed, ""};
+    snprintf(a->name, sizeof a->name, "%s", name ? name : "");
+    /* The regions point into allocs, which may have moved: all are made again. */
     for (int i = 0; i < d->nallocs; i++)
         d->regions[i] = (ptx_region){(uint64_t)(uintptr_t)d->allocs[i].ptr, d->allocs[i].size,
-                                     d->allocs[i].shadow, d->allocs[i].id};
+                                     d->allocs[i].shadow, d->allocs[i].id,
+                                     d->allocs[i].name[0] ? d->allocs[i].name : NULL};
     qsort(d->regions, (size_t)d->nallocs, sizeof *d->regions, by_base);
     *out = (uint64_t)(uintptr_t)p;
     return 0;
@@ -303,9 +308,15 @@ static replay_failure cpu_failure(replay_device *d) { return d->failure; }
 
 static void cpu_set_sampling(replay_device *d, bool on) { d->sampling = on; }
 
+static void cpu_set_baseline(replay_device *d, bool on)
+{
+    if (d->diag)
+        ptx_diag_set_baseline(d->diag, on);
+}
+
 const replay_backend replay_cpu_backend = {
     "cpu",          cpu_open,     cpu_close,          cpu_device_name,      cpu_alloc,
     cpu_upload,     cpu_download, cpu_fill,           cpu_poison,           cpu_copy,
     cpu_launch,     cpu_sync,     cpu_save_variables, cpu_restore_variables, cpu_time,
-    cpu_failure,    cpu_set_sampling,
+    cpu_failure,    cpu_set_sampling, cpu_set_baseline,
 };

@@ -93,8 +93,10 @@ static void gpu_device_name(replay_device *d, char *out, size_t size)
         snprintf(out, size, "CUDA device %d", d->device);
 }
 
-static int gpu_alloc(replay_device *d, uint64_t bytes, replay_addr *out, tl_error *err)
+static int gpu_alloc(replay_device *d, uint64_t bytes, const char *name, replay_addr *out,
+                     tl_error *err)
 {
+    (void)name; /* the GPU's faults name no allocation */
     void *p = NULL;
     void **grown = realloc(d->allocs, (size_t)(d->nallocs + 1) * sizeof *grown);
     if (!grown)
@@ -274,5 +276,5 @@ const replay_backend replay_gpu_backend = {
     "gpu",          gpu_open,     gpu_close,          gpu_device_name,      gpu_alloc,
     gpu_upload,     gpu_download, gpu_fill,           gpu_poison,           gpu_copy,
     gpu_launch,     gpu_sync,     gpu_save_variables, gpu_restore_variables, gpu_time,
-    gpu_failure,    NULL,
+    gpu_failure,    NULL,         NULL,
 };

@@ -201,23 +201,25 @@ static const char *problem_with(const replay *r, const caplog_call *c, char *why
         const char *name = r->log.kernels[l->kernel];
         const ptx_entry_outline *e = ptx_outline_entry(r->outline, name);
         const char *bad = caplog_launch_problem(l, CAPLOG_MAX_DYNAMIC_SHARED);
+        char shown[128];
+        ptx_kernel_name(name, shown, sizeof shown);
         if (!e) {
-            snprintf(why, size, "kernel %s is not in the module", name);
+            snprintf(why, size, "kernel %s is not in the module", shown);
             return why;
         }
         if (bad) {
-            snprintf(why, size, "launch of %s: %s", name, bad);
+            snprintf(why, size, "launch of %s: %s", shown, bad);
             return why;
         }
         if (e->nparams != l->nargs) {
-            snprintf(why, size, "kernel %s takes %d parameters, the launch gives %d", name,
+            snprintf(why, size, "kernel %s takes %d parameters, the launch gives %d", shown,
                      e->nparams, l->nargs);
             return why;
         }
         for (int a = 0; a < l->nargs; a++) {
             if (e->param_size[a] != l->arg_size[a]) {
                 snprintf(why, size, "kernel %s: parameter %d is %u bytes, the launch gives %u",
-                         name, a, e->param_size[a], l->arg_size[a]);
+                         shown, a, e->param_size[a], l->arg_size[a]);
                 return why;
             }
         }
@@ -317,6 +319,8 @@ static void replay_call(replay *r, caplog_call_kind kind, cJSON *calls)
     size_t p_count = (size_t)r->j * (size_t)r->l;
     float *host = malloc(sizeof(float) * p_count);
     tl_error err;
+    if (r->be->set_baseline)
+        r->be->set_baseline(r->dev, kind == CAPLOG_CALL_BASELINE);
     r->call = c;
     r->failed = false;
     int rc = host ? 0 : tl_error_set(&err, "out of memory");
@@ -420,27 +424,44 @@ static int load_inputs(replay *r, tl_error *err)
     return 0;
 }
 
+/* What the checks' messages call one of the replayer's matrices: "M (64x64 floats, 16384
+ * bytes)". */
+static void matrix_name(char *out, const char *what, int rows, int cols)
+{
+    unsigned long long bytes = sizeof(float) * (unsigned long long)rows * (unsigned long long)cols;
+    snprintf(out, REPLAY_MAX_NAME, "%s (%dx%d floats, %llu bytes)", what, rows, cols, bytes);
+}
+
 static int setup_memory(replay *r, tl_error *err)
 {
     const replay_backend *be = r->be;
     uint64_t m_bytes = sizeof(float) * (uint64_t)r->j * r->k;
     uint64_t n_bytes = sizeof(float) * (uint64_t)r->k * r->l;
     uint64_t p_bytes = sizeof(float) * (uint64_t)r->j * r->l;
+    char m[REPLAY_MAX_NAME], n[REPLAY_MAX_NAME], m0[REPLAY_MAX_NAME], n0[REPLAY_MAX_NAME],
+        p[REPLAY_MAX_NAME];
+    /* M0 and N0 stay out of the submission's reach; an access that lands there is a stray one. */
+    matrix_name(m, "M", r->j, r->k);
+    matrix_name(n, "N", r->k, r->l);
+    matrix_name(m0, "the replayer's own copy of M", r->j, r->k);
+    matrix_name(n0, "the replayer's own copy of N", r->k, r->l);
+    matrix_name(p, "P", r->j, r->l);
     r->allocs = calloc((size_t)r->log.nallocs + 1, sizeof *r->allocs);
     r->nP = 1 + (r->o->time ? r->o->warmup + r->o->reps : 0);
     r->P = calloc((size_t)r->nP, sizeof *r->P);
     if (!r->allocs || !r->P)
         return tl_error_set(err, "out of memory");
-    if (be->alloc(r->dev, m_bytes, &r->M, err) || be->alloc(r->dev, n_bytes, &r->N, err) ||
-        be->alloc(r->dev, m_bytes, &r->M0, err) || be->alloc(r->dev, n_bytes, &r->N0, err) ||
+    if (be->alloc(r->dev, m_bytes, m, &r->M, err) || be->alloc(r->dev, n_bytes, n, &r->N, err) ||
+        be->alloc(r->dev, m_bytes, m0, &r->M0, err) ||
+        be->alloc(r->dev, n_bytes, n0, &r->N0, err) ||
         be->upload(r->dev, r->M0, r->A.data, m_bytes, err) ||
         be->upload(r->dev, r->N0, r->B.data, n_bytes, err))
         return -1;
     for (int i = 0; i < r->log.nallocs; i++)
-        if (be->alloc(r->dev, r->log.alloc_sizes[i], &r->allocs[i], err) != 0)
+        if (be->alloc(r->dev, r->log.alloc_sizes[i], NULL, &r->allocs[i], err) != 0)
             return -1;
     for (int i = 0; i < r->nP; i++)
-        if (be->alloc(r->dev, p_bytes, &r->P[i], err) != 0)
+        if (be->alloc(r->dev, p_bytes, p, &r->P[i], err) != 0)
             return -1;
     return be->save_variables(r->dev, err);
 }

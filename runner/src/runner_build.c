@@ -98,8 +98,17 @@ static int stage_beside(const char *folder, const char *source_name, const char 
     size_t len = 0;
     char *text = files_read_untrusted(from, RUNNER_MAX_SOURCE_BYTES, &len, &err);
     if (!text) {
+        /* The reason alone ("a folder"): whoever shows the outcome names the file and the
+         * verdict, which the reader's message ("FILE: refused: a folder") would repeat. */
+        static const char refused[] = "refused: ";
+        const char *why = err.msg;
+        size_t n = strlen(from);
+        if (strncmp(why, from, n) == 0 && strncmp(why + n, ": ", 2) == 0)
+            why += n + 2;
+        if (strncmp(why, refused, sizeof refused - 1) == 0)
+            why += sizeof refused - 1;
         o->verdict = TL_VERDICT_REFUSED;
-        snprintf(o->detail, sizeof o->detail, "%s", err.msg);
+        snprintf(o->detail, sizeof o->detail, "%s", why);
         return 0;
     }
     free(text);
