@@ -2,6 +2,7 @@
  * the lab's datasets: one line per dataset with the grader's verdict. */
 #include "cli.h"
 #include "output_names.h"
+#include "run_conflicts.h"
 #include "run_maps.h"
 #include "run_watch.h"
 #include "ptx.h"
@@ -279,149 +280,6 @@ static void print_kernel_output(const runner_result *r)
     free(inert);
 }
 
-/* ---- lab 05: bank conflicts from ncu ------------------------------------------------------- */
-
-/* Splits one CSV line of quoted fields ("a","b,c",...) in place; returns the field count. */
-static int csv_fields(char *line, char **fields, int max)
-{
-    int n = 0;
-    char *p = line;
-    while (*p == '"' && n < max) {
-        char *start = ++p;
-        while (*p && *p != '"')
-            p++;
-        if (*p)
-            *p++ = '\0';
-        fields[n++] = start;
-        if (*p == ',')
-            p++;
-    }
-    return n;
-}
-
-static int column_of(char **fields, int n, const char *name)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(fields[i], name) == 0)
-            return i;
-    return -1;
-}
-
-/* The ncu CSV in the replayer's output: the header row names the columns; values may carry
- * thousands separators. */
-static void print_bank_conflicts(char *csv)
-{
-    int kernel_col = -1, metric_col = -1, value_col = -1;
-    printf("        bank conflicts (ncu):");
-    char *save = NULL;
-    for (char *line = strtok_r(csv, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char *f[64];
-        int n = csv_fields(line, f, 64);
-        if (kernel_col < 0) {
-            kernel_col = column_of(f, n, "Kernel Name");
-            metric_col = column_of(f, n, "Metric Name");
-            value_col = column_of(f, n, "Metric Value");
-            if (metric_col < 0 || value_col < 0)
-                kernel_col = -1;
-            continue;
-        }
-        if (n <= value_col || n <= metric_col || n <= kernel_col ||
-            strncmp(f[metric_col], "l1tex__data_bank_conflicts", 26) != 0)
-            continue;
-        char digits[64];
-        size_t d = 0;
-        for (const char *q = f[value_col]; *q && d + 1 < sizeof digits; q++)
-            if ((*q >= '0' && *q <= '9') || *q == '.')
-                digits[d++] = *q;
-        digits[d] = '\0';
-        printf(" %.*s %s %.0f;", (int)strcspn(f[kernel_col], "("), f[kernel_col],
-               strstr(f[metric_col], "op_st") ? "st" : "ld", atof(digits));
-    }
-    putchar('\n');
-}
-
-static bool have_ncu(void)
-{
-    char *argv[] = {"ncu", "--version", NULL};
-    proc_result r;
-    if (proc_run(argv, 30, 4096, &r) != 0)
-        return false;
-    bool ok = r.exit_code == 0;
-    proc_result_free(&r);
-    return ok;
-}
-
-static void ncu_line(const session *s, const tl_lab *lab, const runner_dataset *d)
-{
-    char *wrapper[] = {"ncu", "--csv", "--clock-control", "none", "--metrics",
-                       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
-                       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-                       NULL};
-    runner_replay_opts opts = {.time = false, .baseline = true, .wrapper = wrapper};
-    runner_result r;
-    tl_error err;
-    if (runner_replay(&s->config, &s->program, &s->capture, lab, d, &opts, &r, &err) == 0 &&
-        r.kernel_output)
-        print_bank_conflicts(r.kernel_output);
-    runner_result_free(&r);
-}
-
-/* Lab 05 on the CPU backend: the conflicts as the interpreter counts them, ncu's definition
- * (extra wavefronts of shared loads and stores), summed per kernel, in ncu_line's format. */
-static void counted_conflicts_line(const session *s, const tl_lab *lab, const runner_dataset *d)
-{
-    char work[] = "/tmp/tilelab-banks-XXXXXX";
-    if (!mkdtemp(work))
-        return;
-    char path[sizeof work + 16];
-    snprintf(path, sizeof path, "%s/diag.json", work);
-    runner_replay_opts opts = {.time = false, .baseline = true, .diagnose = path};
-    runner_result r;
-    tl_error err;
-    if (runner_replay(&s->config, &s->program, &s->capture, lab, d, &opts, &r, &err) == 0) {
-        char *text = files_read(path, NULL);
-        cJSON *diag = text ? cJSON_Parse(text) : NULL;
-        enum { MAX_KERNELS = 8 };
-        const char *names[MAX_KERNELS];
-        bool baseline[MAX_KERNELS];
-        double counts[MAX_KERNELS][2] = {{0}};
-        int n = 0;
-        const cJSON *in;
-        cJSON_ArrayForEach(in, cJSON_GetObjectItem(diag, "instructions")) {
-            const cJSON *kernel = cJSON_GetObjectItem(in, "kernel");
-            const cJSON *extra = cJSON_GetObjectItem(in, "extra_wavefronts");
-            bool given = cJSON_IsTrue(cJSON_GetObjectItem(in, "baseline"));
-            if (!cJSON_IsString(kernel) || !cJSON_IsNumber(extra))
-                continue;
-            int k = 0;
-            while (k < n && (strcmp(names[k], kernel->valuestring) != 0 || baseline[k] != given))
-                k++;
-            if (k == n && n == MAX_KERNELS)
-                continue;
-            if (k == n) {
-                baseline[n] = given;
-                names[n++] = kernel->valuestring;
-            }
-            bool load = strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(in, "op")), "load") == 0;
-            counts[k][load ? 0 : 1] += extra->valuedouble;
-        }
-        if (n > 0) {
-            printf("        bank conflicts (CPU backend's counters):");
-            for (int k = 0; k < n; k++) {
-                char shown[160], name[128];
-                ptx_kernel_name(names[k], name, sizeof name);
-                snprintf(shown, sizeof shown, "%s%s", name, baseline[k] ? CLI_BASELINE_LABEL : "");
-                printf(" %s ld %.0f; %s st %.0f;", shown, counts[k][0], shown, counts[k][1]);
-            }
-            putchar('\n');
-        }
-        cJSON_Delete(diag);
-        free(text);
-    }
-    runner_result_free(&r);
-    files_remove_tree(work);
-}
-
 /* ---- the CPU backend explains a failure --------------------------------------------------- */
 
 static void print_causes(const session *s, const options *o, const runner_dataset *d)
@@ -448,6 +306,14 @@ static void print_causes(const session *s, const options *o, const runner_datase
     }
     runner_result_free(&r);
     files_remove_tree(work);
+}
+
+/* Two unsafe verdicts name the same finding: the same kind at the same lines ("shared-memory
+ * race at f.cu:22 and line 25"), whichever block and thread showed it first. */
+static bool same_finding(const char *a, const char *b)
+{
+    size_t na = strcspn(a, "("), nb = strcspn(b, "(");
+    return na == nb && strncmp(a, b, na) == 0;
 }
 
 /* ---- one dataset -------------------------------------------------------------------------- */
@@ -549,14 +415,15 @@ static int run_once(void *ctx)
     if (o.backend == RUNNER_CPU)
         snprintf(device, sizeof device, "the CPU backend (PTX interpreter; times are emulated)");
     bool ncu = o.ncu && !o.json && o.backend == RUNNER_GPU &&
-               strcmp(o.lab->id, "05-bank-conflicts") == 0 && have_ncu();
+               strcmp(o.lab->id, "05-bank-conflicts") == 0 && run_have_ncu();
     bool counted = o.ncu && !o.json && o.backend == RUNNER_CPU &&
                    strcmp(o.lab->id, "05-bank-conflicts") == 0;
     if (!o.json)
         printf("%s on %s, %d dataset(s)\n", cli_shown(o.source), device, o.ndatasets);
     cJSON *all = cJSON_CreateArray();
     tl_verdict worst = TL_VERDICT_PASS;
-    int passed = 0, ran = 0;
+    int passed = 0, ran = 0, first_unsafe = -1;
+    char first_detail[sizeof ((runner_result *)0)->detail] = "";
     for (int i = 0; i < o.ndatasets; i++) {
         if (o.fail_fast && worst != TL_VERDICT_PASS)
             break;
@@ -583,20 +450,30 @@ static int run_once(void *ctx)
                 printf("        %s %s\n",
                        access(save, F_OK) == 0 ? "result saved to" : "no result for", save);
             print_kernel_output(&r);
-            run_maps_dataset(maps, o.datasets[i], shapes[i], &r, &s.capture.log);
+            /* The same finding again (a missing barrier fails every dataset): said once. */
+            bool again = r.verdict == TL_VERDICT_UNSAFE && first_unsafe >= 0 &&
+                         same_finding(r.detail, first_detail);
+            if (r.verdict == TL_VERDICT_UNSAFE && first_unsafe < 0) {
+                first_unsafe = i;
+                snprintf(first_detail, sizeof first_detail, "%s", r.detail);
+            }
+            if (again)
+                printf("        the same finding as %s: its map and causes are above\n",
+                       cli_shown(o.datasets[first_unsafe]));
+            run_maps_dataset(maps, o.datasets[i], shapes[i], &r, &s.capture.log, !again);
             if (ncu)
-                ncu_line(&s, o.lab, &d);
+                run_ncu_conflicts(&s, o.lab, &d);
             if (counted && r.verdict == TL_VERDICT_PASS)
-                counted_conflicts_line(&s, o.lab, &d);
-            if (o.backend == RUNNER_CPU &&
-                (r.verdict == TL_VERDICT_WRONG || r.verdict == TL_VERDICT_CRASH ||
-                 r.verdict == TL_VERDICT_UNSAFE))
+                run_counted_conflicts(&s, o.lab, &d);
+            bool explained = r.verdict == TL_VERDICT_WRONG || r.verdict == TL_VERDICT_CRASH ||
+                             r.verdict == TL_VERDICT_UNSAFE;
+            if (!again && o.backend == RUNNER_CPU && explained)
                 print_causes(&s, &o, &d);
-            else if (r.verdict == TL_VERDICT_UNSAFE)
+            else if (!again && r.verdict == TL_VERDICT_UNSAFE)
                 printf("        (./tilelab diagnose %s --source %s --dataset %s for the whole "
                        "report)\n", o.lab->id, cli_shown(o.source), cli_shown(d.dir));
         } else {
-            run_maps_dataset(maps, o.datasets[i], shapes[i], &r, &s.capture.log);
+            run_maps_dataset(maps, o.datasets[i], shapes[i], &r, &s.capture.log, false);
             if (o.save_outputs && access(save, F_OK) == 0)
                 fprintf(stderr, "tilelab: %s: result saved to %s\n", cli_shown(o.datasets[i]), save);
             char *text = runner_result_json(&r, cli_shown(o.datasets[i]));

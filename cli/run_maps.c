@@ -67,7 +67,7 @@ static bool freshly_saved(const run_maps *m)
 }
 
 static void map_dataset(run_maps *m, run_report_entry *e, const char *dir,
-                        const runner_result *r, const caplog *log)
+                        const runner_result *r, const caplog *log, bool draw)
 {
     tl_error err;
     if (!freshly_saved(m)) {
@@ -84,7 +84,7 @@ static void map_dataset(run_maps *m, run_report_entry *e, const char *dir,
         e->has_map = true;
         e->map.checked_run = r->verdict == TL_VERDICT_UNSAFE;
     }
-    if (!m->print)
+    if (!m->print || !draw)
         return;
     if (e->has_map)
         run_map_print(stdout, &e->map, m->colour, MAP_INDENT);
@@ -93,7 +93,7 @@ static void map_dataset(run_maps *m, run_report_entry *e, const char *dir,
 }
 
 void run_maps_dataset(run_maps *m, const char *dir, tl_size shape, const runner_result *r,
-                      const caplog *log)
+                      const caplog *log, bool draw)
 {
     if (m->n == m->cap) {
         int cap = m->cap ? 2 * m->cap : 16;
@@ -115,8 +115,8 @@ void run_maps_dataset(run_maps *m, const char *dir, tl_size shape, const runner_
     snprintf(e->detail, sizeof e->detail, "%s", r->detail);
     /* Nothing to draw on (--json without --report): the map is not worth its check. */
     if ((r->verdict == TL_VERDICT_WRONG || r->verdict == TL_VERDICT_UNSAFE) &&
-        (m->print || m->report))
-        map_dataset(m, e, dir, r, log);
+        ((m->print && draw) || m->report))
+        map_dataset(m, e, dir, r, log, draw);
     if (!m->report) {
         run_map_free(&e->map);
         e->has_map = false;

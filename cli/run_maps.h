@@ -20,9 +20,9 @@ run_maps *run_maps_open(const char *report, bool print, tl_error *err);
 const char *run_maps_next(run_maps *m, const char *wanted);
 
 /* After the dataset's replay: its entry for the report and, for a wrong or unsafe verdict, its
- * map (printed when asked). */
+ * map (printed when asked and `draw`: not for a finding already shown above). */
 void run_maps_dataset(run_maps *m, const char *dir, tl_size shape, const runner_result *r,
-                      const caplog *log);
+                      const caplog *log, bool draw);
 
 /* Writes the report (when asked) and frees everything. -1 with err when the page cannot be
  * written. */
