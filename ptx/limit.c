@@ -52,10 +52,8 @@ static const char *file_name(const block_ctx *b)
     const ptx_module *m = b->e->module;
     for (int pc = 0; pc < b->e->ncode; pc++) {
         int f = b->e->code[pc].file;
-        if (f > 0 && f < m->nfiles && m->files[f]) {
-            const char *slash = strrchr(m->files[f], '/');
-            return slash ? slash + 1 : m->files[f];
-        }
+        if (f > 0 && f < m->nfiles && m->files[f])
+            return ptx_base_name(m->files[f]);
     }
     return m->name;
 }
@@ -65,10 +63,12 @@ int ptx_limit_report(block_ctx *b)
     char *msg = b->err->msg;
     size_t size = sizeof b->err->msg;
     b->err->kind = PTX_ERROR_LIMIT;
+    char kernel[128];
+    ptx_kernel_name(b->e->name, kernel, sizeof kernel);
     int n = snprintf(msg, size, "%.200s: stopped at its limit of %.1f million instructions, "
                      "far more than the work needs: an endless loop? In block (%u,%u,%u) of "
                      "%.100s:", file_name(b), (double)b->max_thread_instructions / 1e6,
-                     b->ctaid.x, b->ctaid.y, b->ctaid.z, b->e->name);
+                     b->ctaid.x, b->ctaid.y, b->ctaid.z, kernel);
     int groups = 0, left = 0;
     for (int i = 0; i < b->nwarps;) {
         bool waiting;

@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -277,6 +278,14 @@ static int take_turn(const runner_config *c, bool timed)
     return fd;
 }
 
+/* The thread instructions a launch may run on the CPU backend (runner.h). */
+static double cpu_instruction_limit(const runner_config *c, tl_size s)
+{
+    double macs = (double)s.m * (double)s.k * (double)s.n;
+    double per_mac = RUNNER_CPU_LIMIT_PER_MAC * (c->device_debug ? RUNNER_CPU_LIMIT_DEBUG_FACTOR : 1);
+    return REPLAY_LIMIT_FLOOR + per_mac * macs;
+}
+
 static int spawn(const runner_config *c, const runner_program *p, const runner_capture *cap,
                  const tl_lab *lab, const runner_dataset *d, const runner_replay_opts *opts,
                  const char *work, int timeout_s, frames *f, proc_result *r)
@@ -305,11 +314,7 @@ static int spawn(const runner_config *c, const runner_program *p, const runner_c
     if (!opts->time)
         cmd[n++] = "--no-time";
     if (c->backend == RUNNER_CPU) {
-        tl_size s = f->out->shape;
-        double macs = (double)s.m * (double)s.k * (double)s.n;
-        double per_mac = RUNNER_CPU_LIMIT_PER_MAC *
-                         (c->device_debug ? RUNNER_CPU_LIMIT_DEBUG_FACTOR : 1);
-        snprintf(limit, sizeof limit, "%.0f", REPLAY_LIMIT_FLOOR + per_mac * macs);
+        snprintf(limit, sizeof limit, "%.0f", cpu_instruction_limit(c, f->out->shape));
         cmd[n++] = "--instruction-limit";
         cmd[n++] = limit;
     }
@@ -428,10 +433,16 @@ static double cpu_expected_seconds(const runner_config *c, const tl_lab *lab, tl
 }
 
 /* The replay's time limit: the one asked for, or on the CPU backend twice what the work needs
- * when that is more. */
-static int replay_timeout(const runner_config *c, double expected_s)
+ * when that is more, and room for a kernel that never ends to reach the instruction limit
+ * first (at the slowest rate, with the checks' slowdown under diagnosis): that stop says where
+ * its warps were. */
+static int replay_timeout(const runner_config *c, const runner_replay_opts *opts, tl_size shape,
+                          double expected_s)
 {
     double scaled = 2 * expected_s;
+    if (c->backend == RUNNER_CPU && opts->sample_blocks == 0)
+        scaled = fmax(scaled, 2 * cpu_instruction_limit(c, shape) / RUNNER_CPU_RATE_FLOOR *
+                                  (opts->diagnose ? RUNNER_DIAGNOSE_SLOWDOWN : 1));
     return scaled > c->replay_timeout_s ? (int)scaled + 1 : c->replay_timeout_s;
 }
 
@@ -514,7 +525,7 @@ int runner_replay(const runner_config *c, const runner_program *p, const runner_
                  expected_s / 60, RUNNER_CPU_RATE_FLOOR / 1e6);
         return 0;
     }
-    int timeout_s = replay_timeout(c, expected_s);
+    int timeout_s = replay_timeout(c, opts, out->shape, expected_s);
     for (int k = 0; k < CAPLOG_CALL_KINDS; k++)
         out->calls[k].verdict = TL_VERDICT_PASS;
     out->calls[CAPLOG_CALL_LAUNCH].run = true;
