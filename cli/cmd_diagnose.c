@@ -70,12 +70,14 @@ void diagnose_print_causes(const cJSON *diag, int max, const char *indent)
     }
 }
 
-static void print_findings(const cJSON *diag)
+/* `stopped`: the kernel did not run to its end (a time or instruction limit), so the checks
+ * saw only part of it. */
+static void print_findings(const cJSON *diag, bool stopped)
 {
     const cJSON *findings = cJSON_GetObjectItem(diag, "findings");
     int n = cJSON_GetArraySize(findings);
     if (n == 0) {
-        printf("errors: none found\n");
+        printf("errors: none found%s\n", stopped ? " before the kernel was stopped" : "");
         return;
     }
     bool yours = !cJSON_IsTrue(cJSON_GetObjectItem(findings->child, "baseline")); /* first */
@@ -417,7 +419,7 @@ static int run(int argc, char **argv)
         char *detail = tl_text_line(result.detail, strlen(result.detail));
         printf("result: %s (%s)\n", verdict, detail ? detail : "");
         free(detail);
-        print_findings(mine);
+        print_findings(mine, result.verdict == TL_VERDICT_TIMEOUT);
         print_instructions(mine);
         print_traffic(mine, have_ref ? reference : NULL);
         print_predictions(lab, pred);
