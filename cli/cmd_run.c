@@ -282,8 +282,29 @@ static void print_kernel_output(const runner_result *r)
 
 /* ---- the CPU backend explains a failure --------------------------------------------------- */
 
-static void print_causes(const session *s, const options *o, const runner_dataset *d)
+static void print_diagnosis(const options *o, const runner_dataset *d, const char *text)
 {
+    cJSON *diag = text ? cJSON_Parse(text) : NULL;
+    if (diag) {
+        diagnose_print_causes(diag, 3, "        ");
+        if (cJSON_GetArraySize(cJSON_GetObjectItem(diag, "findings")) > 0)
+            printf("        (./tilelab diagnose %s --source %s --dataset %s for the whole "
+                   "report)\n", o->lab->id, cli_shown(o->source), cli_shown(d->dir));
+    }
+    cJSON_Delete(diag);
+}
+
+/* The causes the checks found: those of the safety checks that made the dataset unsafe (on any
+ * backend), else from a replay with the checks on, here (CPU backend). */
+static void print_causes(const session *s, const options *o, const runner_dataset *d,
+                         const runner_result *result)
+{
+    if (result->diagnosis) {
+        print_diagnosis(o, d, result->diagnosis);
+        return;
+    }
+    if (o->backend != RUNNER_CPU)
+        return;
     char work[] = "/tmp/tilelab-why-XXXXXX";
     if (!mkdtemp(work))
         return;
@@ -294,14 +315,7 @@ static void print_causes(const session *s, const options *o, const runner_datase
     tl_error err;
     if (runner_replay(&s->config, &s->program, &s->capture, o->lab, d, &opts, &r, &err) == 0) {
         char *text = files_read(path, NULL);
-        cJSON *diag = text ? cJSON_Parse(text) : NULL;
-        if (diag) {
-            diagnose_print_causes(diag, 3, "        ");
-            if (cJSON_GetArraySize(cJSON_GetObjectItem(diag, "findings")) > 0)
-                printf("        (./tilelab diagnose %s --source %s --dataset %s for the whole "
-                       "report)\n", o->lab->id, cli_shown(o->source), cli_shown(d->dir));
-        }
-        cJSON_Delete(diag);
+        print_diagnosis(o, d, text);
         free(text);
     }
     runner_result_free(&r);
@@ -467,8 +481,8 @@ static int run_once(void *ctx)
                 run_counted_conflicts(&s, o.lab, &d);
             bool explained = r.verdict == TL_VERDICT_WRONG || r.verdict == TL_VERDICT_CRASH ||
                              r.verdict == TL_VERDICT_UNSAFE;
-            if (!again && o.backend == RUNNER_CPU && explained)
-                print_causes(&s, &o, &d);
+            if (!again && (r.diagnosis || (o.backend == RUNNER_CPU && explained)))
+                print_causes(&s, &o, &d, &r);
             else if (!again && r.verdict == TL_VERDICT_UNSAFE)
                 printf("        (./tilelab diagnose %s --source %s --dataset %s for the whole "
                        "report)\n", o.lab->id, cli_shown(o.source), cli_shown(d.dir));

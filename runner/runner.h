@@ -247,6 +247,8 @@ typedef struct runner_result {
     runner_call_result calls[CAPLOG_CALL_KINDS];
     double gflops;            /* from the student's median time, 0 if untimed */
     char *kernel_output;      /* what the kernels printed (printf), capped; malloc'd */
+    char *diagnosis;          /* an unsafe verdict's: the checks' findings, as diagnose's JSON
+                                 (runner_safety); malloc'd, or NULL */
 } runner_result;
 
 /* Replays the captured work for one dataset and checks every result. Returns 0 with the

@@ -593,4 +593,6 @@ void runner_result_free(runner_result *r)
 {
     free(r->kernel_output);
     r->kernel_output = NULL;
+    free(r->diagnosis);
+    r->diagnosis = NULL;
 }

@@ -85,10 +85,10 @@ int runner_safety_save(const runner_config *c, const runner_program *p, const ru
     int rc = runner_replay(&cpu, p, cap, lab, d, &opts, out, err);
     char *text = rc == 0 ? files_read(path, NULL) : NULL;
     cJSON *diag = text ? cJSON_Parse(text) : NULL;
-    free(text);
     files_remove_tree(work);
     if (rc != 0) {
         cJSON_Delete(diag);
+        free(text);
         return -1;
     }
     const cJSON *findings = cJSON_GetObjectItemCaseSensitive(diag, "findings");
@@ -96,8 +96,11 @@ int runner_safety_save(const runner_config *c, const runner_program *p, const ru
     if (n > 0) {
         out->verdict = TL_VERDICT_UNSAFE;
         out->hint = NULL; /* the findings explain the result; a hint drawn from P would guess */
+        out->diagnosis = text; /* so that they are shown without another replay */
+        text = NULL;
         describe(cJSON_GetArrayItem(findings, 0), n - 1, out->detail, sizeof out->detail);
     }
     cJSON_Delete(diag);
+    free(text);
     return 0;
 }
