@@ -91,6 +91,9 @@ rm "$root/CMakeUserPresets.json"
 door 0 help; built "a deleted CMakeUserPresets.json"
 mkdir "$root/extra" && echo 'add_library(e e.c)' >"$root/extra/CMakeLists.txt"
 door 0 help; built "a new top-level folder with a CMakeLists.txt"
+# An edit some time after the build (the stamp made older: one within the same tick of the file
+# clock as the stamp's writing cannot be told by its time, and no person edits that fast).
+touch -d "@$(( $(date +%s) - 2 ))" "$root/build/default/.build-stamp"
 touch "$root/build/default/CMakeCache.txt"
 door 0 help; built "an edited CMakeCache.txt"
 
