@@ -249,6 +249,10 @@ int grader_write_results_json(const char *path, const cJSON *entry, tl_error *er
                  : " The total includes no hidden tests.", hidden, out_fmt_num(a, hidden_score),
                  out_fmt_num(b, hidden_max));
     cJSON_AddStringToObject(root, "output", out);
+    /* Outputs quote the submission (its compiler messages, its source lines): shown as plain
+     * text, never rendered as HTML or Markdown. */
+    cJSON_AddStringToObject(root, "output_format", "text");
+    cJSON_AddStringToObject(root, "test_output_format", "text");
     cJSON_AddStringToObject(root, "visibility", "visible");
     cJSON *tests = cJSON_AddArrayToObject(root, "tests");
     cJSON_ArrayForEach(it, entry_field(score, "items")) {
@@ -262,6 +266,7 @@ int grader_write_results_json(const char *path, const cJSON *entry, tl_error *er
         char *built = name && strcmp(name, "compile") == 0 && cJSON_IsFalse(ok) && msgs && *msgs
                           ? with_messages(text ? text : "", msgs) : NULL;
         cJSON_AddStringToObject(tj, "output", built ? built : text ? text : "");
+        cJSON_AddStringToObject(tj, "output_format", "text");
         free(built);
         cJSON_AddStringToObject(tj, "visibility", vis ? vis : "visible");
         cJSON_AddItemToArray(tests, tj);

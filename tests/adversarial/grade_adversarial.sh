@@ -98,6 +98,10 @@ expect exit_first_call 10 10 "$(all crash)" no
 expect unlink_files 10 10 "$(all pass)" yes
 expect include_passwd 0 10 "$(all build-failed)" no
 expect include_dev_zero 0 10 "$(all build-failed)" no
+expect markup_in_error 0 10 "$(all build-failed)" no
+grep -q '"output_format":[[:space:]]*"text"' "$out/results/markup_in_error/results.json" \
+  || fail "markup_in_error: results.json must ask for plain text"
+! grep -q '<script>document.title' "$out/report.html" || fail "markup_in_error: markup reached report.html"
 expect include_escape 0 10 "$(all build-failed)" no
 expect environment 10 10 "$(all pass)" yes
 expect thread_bomb 10 10 "$(all pass)" yes

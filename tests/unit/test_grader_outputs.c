@@ -321,7 +321,7 @@ Test(results_json, has_exactly_the_gradescope_fields_and_values)
     cJSON *doc = write_and_parse(e);
     char keys[512];
     keys_of(doc, keys, sizeof keys);
-    cr_assert_str_eq(keys, "score,execution_time,output,visibility,tests,leaderboard,");
+    cr_assert_str_eq(keys, "score,execution_time,output,output_format,test_output_format,visibility,tests,leaderboard,");
     cr_assert_float_eq(cJSON_GetObjectItem(doc, "score")->valuedouble, 87.5, 1e-9);
     cr_assert_float_eq(cJSON_GetObjectItem(doc, "execution_time")->valuedouble, 12.5, 1e-9);
     cr_assert_str_eq(cJSON_GetObjectItem(doc, "visibility")->valuestring, "visible");
@@ -330,7 +330,7 @@ Test(results_json, has_exactly_the_gradescope_fields_and_values)
     cr_assert_eq(cJSON_GetArraySize(tests), 4);
     cJSON_ArrayForEach(t, tests) {
         keys_of(t, keys, sizeof keys);
-        cr_assert_str_eq(keys, "name,score,max_score,status,output,visibility,");
+        cr_assert_str_eq(keys, "name,score,max_score,status,output,output_format,visibility,");
     }
     t = cJSON_GetArrayItem(tests, 2);
     cr_assert_str_eq(cJSON_GetObjectItem(t, "name")->valuestring, "dataset 2 (100x100x100)");
@@ -786,4 +786,23 @@ Test(write_all, file_names_are_plain_or_hex_and_never_collide)
     grader_file_name(id, other, sizeof other);
     cr_assert_str_neq(name, other);
     cr_assert_eq(strncmp(name, other, 84), 0, "the prefix should be shared: %s %s", name, other);
+}
+
+Test(results_json, every_output_is_plain_text_never_rendered)
+{
+    /* A submission's text (compiler messages quote its lines) must not become HTML or Markdown
+     * on Gradescope's page. */
+    cJSON *e = entry("alice", 87.5);
+    cJSON *doc = write_and_parse(e);
+    cr_assert_str_eq(cJSON_GetObjectItem(doc, "output_format")->valuestring, "text");
+    cr_assert_str_eq(cJSON_GetObjectItem(doc, "test_output_format")->valuestring, "text");
+    const cJSON *t;
+    int n = 0;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItem(doc, "tests")) {
+        cr_assert_str_eq(cJSON_GetObjectItem(t, "output_format")->valuestring, "text");
+        n++;
+    }
+    cr_assert_gt(n, 0);
+    cJSON_Delete(doc);
+    cJSON_Delete(e);
 }
