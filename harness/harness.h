@@ -211,6 +211,37 @@ void tl_check_report_print(FILE *out, const tl_check_report *rep);
 struct cJSON;
 struct cJSON *tl_check_report_json(const tl_check_report *rep);
 
+/* ---- tolerances (tolerance.c) ----------------------------------------------------------- */
+/* The distance of two floats in units in the last place: 0 for equal values (and for -0
+ * against +0), 1 for neighbouring floats, counting across zero (the smallest subnormals of
+ * either sign are 2 apart); UINT64_MAX when either is NaN. */
+uint64_t tl_ulps_between(float a, float b);
+
+/* libwb's comparison of one element, as the GPU Teaching Kit's libwb (wbComparator.h) and
+ * libgputk (gputkComparator.h) make it in wbSolution/gpuTKSolution for float data: where
+ * either value is exactly 0 the other must be below 0.2 in magnitude (strictly); otherwise
+ * |expected - got|, rounded to float, must be at most 0.2f. NaN is never close. */
+#define TL_LIBWB_TOLERANCE 0.2f
+bool tl_libwb_close(float expected, float got);
+
+/* Half a unit in the last digit a text token writes: how far the written decimal may be from
+ * the value it was rounded from. "1.25" and "-0.00" give 0.005, "3" gives 0.5, "1.5e-3"
+ * 0.00005, a hex float "0x1.8p1" half its last hex digit (2^-4). NaN for anything that is not
+ * a plain decimal or hex number. */
+double tl_text_quantum(const char *token, size_t len);
+
+/* The quanta of a matrix file's values in file (row-major) order, for a file tl_matrix_read
+ * accepted: tl_text_quantum of each value token of a text file, 0 for every value of a binary
+ * file (it holds the floats themselves). */
+typedef struct tl_quanta {
+    char *text; /* the text file's bytes, NULL for a binary file */
+    size_t len, pos;
+} tl_quanta;
+int tl_quanta_open(tl_quanta *q, const char *path, tl_error *err);
+/* The next value's quantum; NaN past the last value (the file changed since it was read). */
+double tl_quanta_next(tl_quanta *q);
+void tl_quanta_close(tl_quanta *q);
+
 /* ---- timing ----------------------------------------------------------------------------- */
 /* Seconds on CLOCK_MONOTONIC. Never synchronizes a device. */
 double tl_clock_now(void);
