@@ -53,6 +53,9 @@ typedef enum tl_log_level {
 /* Messages above the threshold are dropped. The initial threshold is INFO, or the level named
  * by the TILELAB_LOG environment variable (fatal, error, warn, info, debug, trace). */
 void tl_log_set_level(tl_log_level level);
+/* The threshold used when TILELAB_LOG names no level (info unless changed; the libwb layer
+ * makes it trace, as libwb logs every level). tl_log_set_level still overrides it. */
+void tl_log_set_default_level(tl_log_level level);
 tl_log_level tl_log_get_level(void);
 /* Parses a level name (case-insensitive); returns -1 if it names none. */
 int tl_log_parse_level(const char *name, tl_log_level *out);
@@ -136,14 +139,22 @@ double tl_gamma(int64_t k);
 
 typedef struct tl_mismatch {
     int row, col;
-    float got;
-    float expected;
-    double bound; /* the allowed |got - expected| at this element */
+    double got;      /* a float result's value, or an integer result's (exact up to 2^53) */
+    double expected;
+    double bound;    /* the allowed |got - expected| at this element */
 } tl_mismatch;
+
+/* Which rule a report applied. */
+typedef enum tl_check_kind {
+    TL_CHECK_BOUND = 0, /* the fp32 error bound of a product (tl_check_product) */
+    TL_CHECK_LIBWB,     /* libwb's comparison (tl_check_libwb) */
+    TL_CHECK_EXACT      /* integers, equal or not (tl_check_integers) */
+} tl_check_kind;
 
 #define TL_CHECK_FIRST_N 5
 
 typedef struct tl_check_report {
+    tl_check_kind kind;
     bool pass;
     bool shape_mismatch;
     int got_rows, got_cols, expected_rows, expected_cols;
@@ -192,14 +203,16 @@ bool tl_product_ref_element_ok(const tl_product_ref *ref, const tl_matrix *got, 
                                double *bound);
 void tl_product_ref_free(tl_product_ref *ref);
 
-/* Element-wise check for results that are not a matrix product (used by the libwb
- * compatibility layer when the inputs do not form A*B): |got - expected| <= 2^-20 * |expected|
- * + 2^-126. */
-void tl_check_elementwise(const tl_matrix *expected, const tl_matrix *got, tl_check_report *rep);
+/* libwb's rule for results that are not a matrix product (vectors, reductions, scans): every
+ * element must be tl_libwb_close to the expected one. Unlike libwb it never stops at the first
+ * bad element. */
+void tl_check_libwb(const tl_matrix *expected, const tl_matrix *got, tl_check_report *rep);
 
-/* libwb's own rule, kept only to show why it is wrong: |got - expected| <= 0.2, stops at the
- * first mismatch. Returns true when libwb would accept. */
-bool tl_check_libwb_absolute(const tl_matrix *expected, const tl_matrix *got);
+/* Integer results (libwb's integral_vector and histogram types): every element must equal the
+ * expected one exactly. `expected` holds whole numbers below 2^24 in magnitude (exact in
+ * float); `got` has rows x cols values. */
+void tl_check_integers(const tl_matrix *expected, const int64_t *got, int rows, int cols,
+                       tl_check_report *rep);
 
 /* A hint for a wrong result whose elements were never written (still the NaN fill), or NULL. */
 const char *tl_check_report_hint(const tl_check_report *rep);
