@@ -123,7 +123,7 @@ static int bench_datasets(int size, int reps, int threads)
     row("text import (median)", mb / t, "MB/s", "", false);
     row("text import (median)", (double)size * size / t / 1e6, "Mvalue/s", "", false);
 
-    if (tl_dataset_check_dir(ds, &chk, threads, &err) != 0)
+    if (tl_dataset_check_dir(ds, TL_TOLERANCE_EXACT, &chk, threads, &err) != 0)
         goto fail;
     row("check-dataset (parse + recompute)", chk.seconds, "s", "", false);
     if (!chk.ok) {

@@ -9,17 +9,32 @@
 #include <sys/stat.h>
 
 static const char usage[] =
-    "usage: ./tilelab check-dataset DIR... [--threads N]\n"
+    "usage: ./tilelab check-dataset DIR... [--tolerance bound|libwb|exact] [--threads N]\n"
     "\n"
     "Validates datasets in libwb's layout. DIR is one dataset (a folder holding input0.raw,\n"
     "input1.raw and output.raw) or a folder of them (e.g. datasets/03-arbitrary, whose numbered\n"
     "folders and large/ folder are all checked). For each dataset: parses every file (text or\n"
     "binary), checks that A (m x k), B (k x n) and the output (m x n) fit together, recomputes A*B\n"
-    "in double precision and checks every expected value against it. One line per dataset.\n"
+    "in double precision and checks every expected value against it. One line per dataset: the\n"
+    "rule, ok or WRONG, and the largest deviation from the recomputed product rounded to float,\n"
+    "in ulps, with its row and column.\n"
     "\n"
-    "  --threads N   threads for the recomputation (default: one per CPU)\n"
+    "  --tolerance R  the rule an expected value must meet (docs/datasets.md derives them):\n"
+    "                   bound  (default) within the fp32 error bound of the product, as a\n"
+    "                          correct fp32 kernel's result is, plus the rounding to the digits\n"
+    "                          the text file wrote (half a unit in each value's last digit), so a\n"
+    "                          dataset from elsewhere written with two decimals passes when its\n"
+    "                          values are the product rounded to two decimals\n"
+    "                   libwb  libwb's own comparison: |expected - product| <= 0.2\n"
+    "                   exact  bit for bit the product rounded to float, as tilelab writes it\n"
+    "  --threads N    threads for the recomputation (default: one per CPU)\n"
     "\n"
     "exit status: 0 all ok, 1 an expected output is wrong, 2 a file is missing or malformed\n";
+
+typedef struct check_options {
+    tl_tolerance rule;
+    int threads;
+} check_options;
 
 typedef struct totals {
     int ok, wrong, broken;
@@ -31,11 +46,11 @@ static bool is_folder(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static void check_one(const char *dir, int threads, totals *t)
+static void check_one(const char *dir, const check_options *o, totals *t)
 {
     tl_dataset_check res;
     tl_error err;
-    if (tl_dataset_check_dir(dir, &res, threads, &err) != 0) {
+    if (tl_dataset_check_dir(dir, o->rule, &res, o->threads, &err) != 0) {
         fflush(stdout);
         fprintf(stderr, "tilelab: error: %s\n", err.msg);
         t->broken++;
@@ -63,10 +78,10 @@ static int compare_entries(const void *a, const void *b)
     return strcmp(x, y);
 }
 
-static void check_tree(const char *dir, int threads, int depth, totals *t)
+static void check_tree(const char *dir, const check_options *o, int depth, totals *t)
 {
     if (cli_is_dataset(dir)) {
-        check_one(dir, threads, t);
+        check_one(dir, o, t);
         return;
     }
     DIR *d = depth < 3 ? opendir(dir) : NULL;
@@ -95,7 +110,7 @@ static void check_tree(const char *dir, int threads, int depth, totals *t)
     for (size_t i = 0; i < n; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         if (is_folder(path))
-            check_tree(path, threads, depth + 1, t);
+            check_tree(path, o, depth + 1, t);
         free(names[i]);
     }
     free(names);
@@ -104,14 +119,19 @@ static void check_tree(const char *dir, int threads, int depth, totals *t)
 static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {{"threads", required_argument, NULL, 't'},
+                                             {"tolerance", required_argument, NULL, 'r'},
                                              {NULL, 0, NULL, 0}};
-    int threads = 0, c;
+    check_options o = {TL_TOLERANCE_BOUND, 0};
+    int c;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         if (c == 't') {
-            if (cli_parse_int("--threads", optarg, 1, 1024, &threads) != 0)
+            if (cli_parse_int("--threads", optarg, 1, 1024, &o.threads) != 0)
                 return TL_EXIT_BAD_INPUT;
+        } else if (c == 'r') {
+            if (tl_tolerance_parse(optarg, &o.rule) != 0)
+                return cli_fail("--tolerance expects bound, libwb or exact, got \"%s\"", optarg);
         } else {
             return cli_fail("check-dataset: unknown or incomplete option \"%s\" (see --help)",
                             argv[optind - 1]);
@@ -129,7 +149,7 @@ static int run(int argc, char **argv)
             continue;
         }
         totals before = t;
-        check_tree(argv[i], threads, 0, &t);
+        check_tree(argv[i], &o, 0, &t);
         if (t.ok + t.wrong + t.broken == before.ok + before.wrong + before.broken) {
             cli_fail("%s: no dataset found (expected input0.raw, input1.raw and output.raw in it "
                      "or in its numbered folders)",

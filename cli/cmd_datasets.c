@@ -27,7 +27,8 @@ static const char usage[] =
     "                  KxN; a single number N means NxNxN\n"
     "  --large         also write the table's large sizes (a dimension >= 1024) into DIR/large/<i>\n"
     "  --format F      text or binary (default: text below 1024, binary for large sizes)\n"
-    "  --check         check each dataset after writing it, as check-dataset does\n"
+    "  --check         check each dataset after writing it, as check-dataset --tolerance exact\n"
+    "                  does (what tilelab writes must be bit-exact)\n"
     "  --force         replace existing files whose content differs (default: refuse and keep them)\n"
     "  --threads N     threads for the reference product (default: one per CPU)\n"
     "\n"
@@ -148,7 +149,7 @@ static void one_dataset(const options *o, const char *dir, int index, tl_size si
            res.seconds);
     if (o->check) {
         tl_dataset_check chk;
-        if (tl_dataset_check_dir(dir, &chk, o->threads, &err) != 0) {
+        if (tl_dataset_check_dir(dir, TL_TOLERANCE_EXACT, &chk, o->threads, &err) != 0) {
             fprintf(stderr, "%s tilelab: error: %s\n", progress, err.msg);
             t->checked_wrong++;
             return;

@@ -74,15 +74,34 @@ int cli_parse_int(const char *option, const char *text, int min, int max, int *o
     return 0;
 }
 
+/* "largest deviation N ulps at row R col C", or "bit-exact" when every value is. */
+static void format_deviation(char *out, size_t size, const tl_dataset_check *res)
+{
+    if (res->max_ulps == 0)
+        snprintf(out, size, "largest deviation 0 ulps");
+    else
+        snprintf(out, size, "largest deviation %llu ulps at row %d col %d",
+                 (unsigned long long)res->max_ulps, res->max_ulps_row, res->max_ulps_col);
+}
+
 void cli_print_check_line(const char *dir, const tl_dataset_check *res)
 {
     const char *format = res->format == TL_FORMAT_BINARY ? "binary" : "text";
-    if (res->ok)
-        printf("%s: ok (%dx%dx%d, %s, largest error %.2g of allowed, %.2f s)\n", dir, res->size.m,
-               res->size.k, res->size.n, format, res->max_error_ratio, res->seconds);
+    const char *rule = tl_tolerance_name(res->rule);
+    char deviation[128];
+    format_deviation(deviation, sizeof deviation, res);
+    if (res->ok && res->rule == TL_TOLERANCE_EXACT)
+        printf("%s: ok, exact rule (%dx%dx%d, %s; bit-exact; %.2f s)\n", dir, res->size.m,
+               res->size.k, res->size.n, format, res->seconds);
+    else if (res->ok)
+        printf("%s: ok, %s rule (%dx%dx%d, %s; %s, %.2g of the allowed error; %.2f s)\n", dir,
+               rule, res->size.m, res->size.k, res->size.n, format, deviation,
+               res->max_error_ratio, res->seconds);
     else
-        printf("%s: WRONG expected output: %lld element(s) off; %s (%dx%dx%d, %s)\n", dir,
-               (long long)res->bad, res->detail, res->size.m, res->size.k, res->size.n, format);
+        printf("%s: WRONG expected output: %lld element(s) off under the %s rule; first at %s "
+               "(%dx%dx%d, %s; %s)\n",
+               dir, (long long)res->bad, rule, res->detail, res->size.m, res->size.k, res->size.n,
+               format, deviation);
 }
 
 static void print_overview(FILE *out)

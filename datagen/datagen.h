@@ -74,22 +74,48 @@ typedef struct tl_gen_result {
 int tl_dataset_generate(const char *dir, int index, tl_size size, const tl_gen_options *opts,
                         tl_gen_result *res, tl_error *err);
 
+/* How an expected output is compared with the product recomputed in double precision
+ * (docs/datasets.md derives each rule). */
+typedef enum tl_tolerance {
+    /* Within the fp32 error bound of the product, widened by the file's own quantisation:
+     * |e - C| <= (gamma_{k+1} S + 2^-24 (1 + 2^-23) |e| + q + (k+1) 2^-126) (1 + 2^-40), with
+     * S = (|A||B|)ij and q half a unit in the last digit the text file wrote for that value (0
+     * in a binary file). */
+    TL_TOLERANCE_BOUND = 0,
+    /* libwb's own comparison (tl_libwb_close) of the file's value against the recomputed
+     * product rounded to float. */
+    TL_TOLERANCE_LIBWB,
+    /* Bit for bit the recomputed product rounded to float, which is what tilelab writes. */
+    TL_TOLERANCE_EXACT
+} tl_tolerance;
+
+/* "bound", "libwb" or "exact"; -1 for anything else. */
+int tl_tolerance_parse(const char *name, tl_tolerance *out);
+const char *tl_tolerance_name(tl_tolerance rule);
+
 typedef struct tl_dataset_check {
     tl_size size;
     tl_format format;          /* format of input0.raw */
-    bool ok;                   /* expected output agrees with the recomputed product */
-    int64_t bad;               /* elements of output.raw off by more than the allowed error */
-    double max_error_ratio;    /* max |expected - recomputed| / allowed */
+    tl_tolerance rule;         /* the rule output.raw was checked with */
+    bool ok;                   /* every expected value is within the rule */
+    int64_t bad;               /* elements of output.raw outside the rule */
+    /* bound: max |expected - recomputed| / allowed; libwb: the same with 0.2 allowed; exact: 0
+     * when every value is bit-exact, infinity otherwise. */
+    double max_error_ratio;
+    /* The largest distance in ulps between an expected value and the recomputed product
+     * rounded to float, and where it is (the first such element in row-major order). */
+    uint64_t max_ulps;
+    int max_ulps_row, max_ulps_col;
     char detail[256];          /* first bad element, when any */
     double seconds;
 } tl_dataset_check;
 
 /* Parses the three files of a dataset folder, checks that the shapes form a product, recomputes
- * A*B in double precision and checks output.raw against it: each element must be the float
- * nearest the double result within one float rounding plus the double computation's own error
- * bound. Returns -1 (err filled) for unreadable or malformed files or shapes that do not form a
- * product; a wrong expected output is a successful call with ok = false. */
-int tl_dataset_check_dir(const char *dir, tl_dataset_check *res, int threads, tl_error *err);
+ * A*B in double precision and checks output.raw against it with `rule`. Returns -1 (err filled)
+ * for unreadable or malformed files or shapes that do not form a product; a wrong expected
+ * output is a successful call with ok = false. */
+int tl_dataset_check_dir(const char *dir, tl_tolerance rule, tl_dataset_check *res, int threads,
+                         tl_error *err);
 
 #ifdef __cplusplus
 }

@@ -53,6 +53,9 @@ typedef enum tl_log_level {
 /* Messages above the threshold are dropped. The initial threshold is INFO, or the level named
  * by the TILELAB_LOG environment variable (fatal, error, warn, info, debug, trace). */
 void tl_log_set_level(tl_log_level level);
+/* The threshold used when TILELAB_LOG names no level (info unless changed; the libwb layer
+ * makes it trace, as libwb logs every level). tl_log_set_level still overrides it. */
+void tl_log_set_default_level(tl_log_level level);
 tl_log_level tl_log_get_level(void);
 /* Parses a level name (case-insensitive); returns -1 if it names none. */
 int tl_log_parse_level(const char *name, tl_log_level *out);
@@ -136,14 +139,22 @@ double tl_gamma(int64_t k);
 
 typedef struct tl_mismatch {
     int row, col;
-    float got;
-    float expected;
-    double bound; /* the allowed |got - expected| at this element */
+    double got;      /* a float result's value, or an integer result's (exact up to 2^53) */
+    double expected;
+    double bound;    /* the allowed |got - expected| at this element */
 } tl_mismatch;
+
+/* Which rule a report applied. */
+typedef enum tl_check_kind {
+    TL_CHECK_BOUND = 0, /* the fp32 error bound of a product (tl_check_product) */
+    TL_CHECK_LIBWB,     /* libwb's comparison (tl_check_libwb) */
+    TL_CHECK_EXACT      /* integers, equal or not (tl_check_integers) */
+} tl_check_kind;
 
 #define TL_CHECK_FIRST_N 5
 
 typedef struct tl_check_report {
+    tl_check_kind kind;
     bool pass;
     bool shape_mismatch;
     int got_rows, got_cols, expected_rows, expected_cols;
@@ -192,14 +203,16 @@ bool tl_product_ref_element_ok(const tl_product_ref *ref, const tl_matrix *got, 
                                double *bound);
 void tl_product_ref_free(tl_product_ref *ref);
 
-/* Element-wise check for results that are not a matrix product (used by the libwb
- * compatibility layer when the inputs do not form A*B): |got - expected| <= 2^-20 * |expected|
- * + 2^-126. */
-void tl_check_elementwise(const tl_matrix *expected, const tl_matrix *got, tl_check_report *rep);
+/* libwb's rule for results that are not a matrix product (vectors, reductions, scans): every
+ * element must be tl_libwb_close to the expected one. Unlike libwb it never stops at the first
+ * bad element. */
+void tl_check_libwb(const tl_matrix *expected, const tl_matrix *got, tl_check_report *rep);
 
-/* libwb's own rule, kept only to show why it is wrong: |got - expected| <= 0.2, stops at the
- * first mismatch. Returns true when libwb would accept. */
-bool tl_check_libwb_absolute(const tl_matrix *expected, const tl_matrix *got);
+/* Integer results (libwb's integral_vector and histogram types): every element must equal the
+ * expected one exactly. `expected` holds whole numbers below 2^24 in magnitude (exact in
+ * float); `got` has rows x cols values. */
+void tl_check_integers(const tl_matrix *expected, const int64_t *got, int rows, int cols,
+                       tl_check_report *rep);
 
 /* A hint for a wrong result whose elements were never written (still the NaN fill), or NULL. */
 const char *tl_check_report_hint(const tl_check_report *rep);
@@ -210,6 +223,37 @@ void tl_check_report_print(FILE *out, const tl_check_report *rep);
  * rule), for documents that hold one; NULL only when memory runs out. */
 struct cJSON;
 struct cJSON *tl_check_report_json(const tl_check_report *rep);
+
+/* ---- tolerances (tolerance.c) ----------------------------------------------------------- */
+/* The distance of two floats in units in the last place: 0 for equal values (and for -0
+ * against +0), 1 for neighbouring floats, counting across zero (the smallest subnormals of
+ * either sign are 2 apart); UINT64_MAX when either is NaN. */
+uint64_t tl_ulps_between(float a, float b);
+
+/* libwb's comparison of one element, as the GPU Teaching Kit's libwb (wbComparator.h) and
+ * libgputk (gputkComparator.h) make it in wbSolution/gpuTKSolution for float data: where
+ * either value is exactly 0 the other must be below 0.2 in magnitude (strictly); otherwise
+ * |expected - got|, rounded to float, must be at most 0.2f. NaN is never close. */
+#define TL_LIBWB_TOLERANCE 0.2f
+bool tl_libwb_close(float expected, float got);
+
+/* Half a unit in the last digit a text token writes: how far the written decimal may be from
+ * the value it was rounded from. "1.25" and "-0.00" give 0.005, "3" gives 0.5, "1.5e-3"
+ * 0.00005, a hex float "0x1.8p1" half its last hex digit (2^-4). NaN for anything that is not
+ * a plain decimal or hex number. */
+double tl_text_quantum(const char *token, size_t len);
+
+/* The quanta of a matrix file's values in file (row-major) order, for a file tl_matrix_read
+ * accepted: tl_text_quantum of each value token of a text file, 0 for every value of a binary
+ * file (it holds the floats themselves). */
+typedef struct tl_quanta {
+    char *text; /* the text file's bytes, NULL for a binary file */
+    size_t len, pos;
+} tl_quanta;
+int tl_quanta_open(tl_quanta *q, const char *path, tl_error *err);
+/* The next value's quantum; NaN past the last value (the file changed since it was read). */
+double tl_quanta_next(tl_quanta *q);
+void tl_quanta_close(tl_quanta *q);
 
 /* ---- timing ----------------------------------------------------------------------------- */
 /* Seconds on CLOCK_MONOTONIC. Never synchronizes a device. */

@@ -7,11 +7,17 @@
  *
  * The libwb names (overloads, variadic messages) need C++, which is what nvcc compiles .cu files
  * as. Plain C code sees only the tl_wb_* functions below; C programs should use harness.h.
+ * gputk.h gives the same functions under libgputk's gpuTK names.
  */
 #ifndef TILELAB_WB_H
 #define TILELAB_WB_H
 
 #include "harness.h"
+
+/* libwb's header brings these in, and its programs rely on them (assert, malloc, memcpy). */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,11 +45,13 @@ typedef enum wbLogLevel_t {
 } wbLogLevel_t;
 
 typedef bool wbBool;
+typedef float wbReal_t;
 #define wbTrue true
 #define wbFalse false
 
-/* Command line: -i in0,in1,... -o output -e expected -t type [--json]. Strings stay valid until
- * tl_wb_reset or exit. */
+/* Command line: -i in0,in1,... -o output -e expected -t type [--json]. The type is one of
+ * matrix, vector, integral_vector, histogram (any case); it tells wbSolution what the data is.
+ * Strings stay valid until tl_wb_reset or exit. */
 typedef struct wbArg_t {
     int inputCount;
     char **inputFiles;
@@ -53,18 +61,27 @@ typedef struct wbArg_t {
     bool json;
 } wbArg_t;
 
-/* Exits with status 2 and a usage line on an unknown option or a missing value. */
+/* Exits with status 2 and a usage line on an unknown option, a missing value or a -t type
+ * wbSolution does not compare. Makes the log threshold trace (unless TILELAB_LOG names one), as
+ * libwb's logger keeps every level. */
 wbArg_t tl_wb_arg_read(int argc, char **argv);
 /* NULL when fewer inputs were given. */
 char *tl_wb_arg_input(wbArg_t args, int index);
 /* Reads a matrix; type "Real" (float, the default) or "Integer" (int, values must be whole
  * numbers). Exits with status 2 and a one-line error on bad input. Returns a malloc'd array. */
 void *tl_wb_import(const char *file, int *rows, int *cols, const char *type);
-/* Writes libwb text; exits with status 2 if the file cannot be written. */
+/* Write libwb text, atomically; exit with status 2 if the file cannot be written. */
 void tl_wb_export(const char *file, const float *data, int rows, int cols);
-/* Checks `data` (rows x cols floats) against the expected output named on the command line and
- * prints the run report (text, or JSON with --json). With two inputs that form a product, the
- * fp32 dot-product error bound is used; otherwise a relative element-wise tolerance. */
+void tl_wb_export_int(const char *file, const int *data, int rows, int cols);
+void tl_wb_export_uchar(const char *file, const unsigned char *data, int rows, int cols);
+/* Checks `data` (rows x cols values of the -t type) against the expected output named on the
+ * command line and prints the run report (text, or JSON with --json):
+ *   matrix (or no -t)  floats; the fp32 error bound when the two inputs form a product with the
+ *                      expected output's shape, else libwb's tolerance (tl_check_libwb)
+ *   vector             floats; libwb's tolerance
+ *   integral_vector    ints, equal to the expected whole numbers
+ *   histogram          unsigned chars, equal to the expected whole numbers
+ * With -o, the data is also written there (as wbExport would). Returns whether it passed. */
 bool tl_wb_solution(wbArg_t args, const void *data, int rows, int cols);
 void tl_wb_time_start(wbTimerKind_t kind, const char *msg);
 void tl_wb_time_stop(wbTimerKind_t kind, const char *msg);
@@ -104,17 +121,31 @@ inline void *wbImport(const char *file, int *rows, int *cols, const char *type)
     return tl_wb_import(file, rows, cols, type);
 }
 /* A vector: *length receives the element count. */
-inline void *wbImport(const char *file, int *length)
+inline void *wbImport(const char *file, int *length, const char *type)
 {
     int rows = 0, cols = 0;
-    void *data = tl_wb_import(file, &rows, &cols, "Real");
+    void *data = tl_wb_import(file, &rows, &cols, type);
     *length = rows * cols;
     return data;
 }
+inline void *wbImport(const char *file, int *length) { return wbImport(file, length, "Real"); }
 
 inline void wbExport(const char *file, const float *data, int rows, int cols)
 {
     tl_wb_export(file, data, rows, cols);
+}
+inline void wbExport(const char *file, const int *data, int rows, int cols)
+{
+    tl_wb_export_int(file, data, rows, cols);
+}
+inline void wbExport(const char *file, const unsigned char *data, int rows, int cols)
+{
+    tl_wb_export_uchar(file, data, rows, cols);
+}
+/* Vectors: one column. */
+template <typename T> inline void wbExport(const char *file, const T *data, int length)
+{
+    wbExport(file, data, length, 1);
 }
 
 inline wbBool wbSolution(wbArg_t args, const void *data, int rows, int cols)

@@ -25,7 +25,7 @@ static void report_reset(tl_check_report *rep)
 
 /* Records one element that failed its bound. `ratio` orders the worst (NaN/Inf count as
  * infinitely wrong, so the first of them stays the worst). */
-static void note_bad(tl_check_report *rep, int row, int col, float got, float expected,
+static void note_bad(tl_check_report *rep, int row, int col, double got, double expected,
                      double bound, double ratio, double *worst_ratio)
 {
     tl_mismatch mm = {row, col, got, expected, bound};
@@ -39,17 +39,24 @@ static void note_bad(tl_check_report *rep, int row, int col, float got, float ex
     }
 }
 
-static bool shapes_differ(const tl_matrix *expected, const tl_matrix *got, tl_check_report *rep)
+/* A result of rows x cols (`has_data`: its values exist) against the expected shape. */
+static bool shape_differs(const tl_matrix *expected, int rows, int cols, bool has_data,
+                          tl_check_report *rep)
 {
-    rep->got_rows = got->rows;
-    rep->got_cols = got->cols;
+    rep->got_rows = rows;
+    rep->got_cols = cols;
     rep->expected_rows = expected->rows;
     rep->expected_cols = expected->cols;
-    if (got->rows == expected->rows && got->cols == expected->cols && got->data)
+    if (rows == expected->rows && cols == expected->cols && has_data)
         return false;
     rep->shape_mismatch = true;
     rep->pass = false;
     return true;
+}
+
+static bool shapes_differ(const tl_matrix *expected, const tl_matrix *got, tl_check_report *rep)
+{
+    return shape_differs(expected, got->rows, got->cols, got->data != NULL, rep);
 }
 
 /* The rule for one element: |got - expected| <= bound, NaN and Inf never within (their ratio
@@ -65,12 +72,21 @@ static bool within(float got, float expected, double bound, double *ratio)
     return diff <= bound;
 }
 
-/* Compares every element against its own bound; bounds come from bound_of(i) so the product
- * and element-wise rules share the bookkeeping. */
+/* libwb's rule for one element; the ratio is against its 0.2. */
+static bool libwb_within(float got, float expected, double bound, double *ratio)
+{
+    bool ok = tl_libwb_close(expected, got);
+    *ratio = isfinite(got) ? fabs((double)got - (double)expected) / bound : INFINITY;
+    return ok;
+}
+
+/* Compares every element against its own bound; bounds come from bound_of(i) and the verdict
+ * from element_ok, so the rules share the bookkeeping. */
 typedef double (*bound_fn)(const void *ctx, int64_t index, float expected);
+typedef bool (*element_fn)(float got, float expected, double bound, double *ratio);
 
 static void compare_all(const tl_matrix *expected, const tl_matrix *got, bound_fn bound_of,
-                        const void *ctx, tl_check_report *rep)
+                        element_fn element_ok, const void *ctx, tl_check_report *rep)
 {
     double worst_ratio = 0;
     int64_t count = (int64_t)expected->rows * expected->cols;
@@ -78,7 +94,7 @@ static void compare_all(const tl_matrix *expected, const tl_matrix *got, bound_f
         float g = got->data[i], e = expected->data[i];
         double bound = bound_of(ctx, i, e), ratio;
         int row = (int)(i / expected->cols), col = (int)(i % expected->cols);
-        bool ok = within(g, e, bound, &ratio);
+        bool ok = element_ok(g, e, bound, &ratio);
         if (!isfinite(g))
             rep->nonfinite++;
         if (ratio > rep->max_error_ratio)
@@ -144,7 +160,7 @@ static void compare_product(const tl_matrix *expected, const double *abs_product
     if (shapes_differ(expected, got, rep))
         return;
     product_bound pb = product_bound_make(abs_product, k);
-    compare_all(expected, got, product_bound_of, &pb, rep);
+    compare_all(expected, got, product_bound_of, within, &pb, rep);
 }
 
 int tl_check_product(const tl_matrix *A, const tl_matrix *B, const tl_matrix *expected,
@@ -217,39 +233,54 @@ void tl_product_ref_free(tl_product_ref *ref)
     ref->abs_product = NULL;
 }
 
-static double relative_bound_of(const void *ctx, int64_t index, float expected)
+static double libwb_bound_of(const void *ctx, int64_t index, float expected)
 {
     (void)ctx;
     (void)index;
-    return 0x1p-20 * fabs((double)expected) + FLT_NORMAL_MIN;
+    (void)expected;
+    return TL_LIBWB_TOLERANCE;
 }
 
-void tl_check_elementwise(const tl_matrix *expected, const tl_matrix *got, tl_check_report *rep)
+void tl_check_libwb(const tl_matrix *expected, const tl_matrix *got, tl_check_report *rep)
 {
     report_reset(rep);
-    snprintf(rep->policy, sizeof rep->policy, "|got-expected| <= 2^-20*|expected| + 2^-126");
+    rep->kind = TL_CHECK_LIBWB;
+    snprintf(rep->policy, sizeof rep->policy,
+             "libwb: |got-expected| <= 0.2 in float, < 0.2 where either is 0");
     if (shapes_differ(expected, got, rep))
         return;
-    compare_all(expected, got, relative_bound_of, NULL, rep);
+    compare_all(expected, got, libwb_bound_of, libwb_within, NULL, rep);
 }
 
-bool tl_check_libwb_absolute(const tl_matrix *expected, const tl_matrix *got)
+void tl_check_integers(const tl_matrix *expected, const int64_t *got, int rows, int cols,
+                       tl_check_report *rep)
 {
-    if (expected->rows != got->rows || expected->cols != got->cols)
-        return false;
-    int64_t count = (int64_t)expected->rows * expected->cols;
+    report_reset(rep);
+    rep->kind = TL_CHECK_EXACT;
+    snprintf(rep->policy, sizeof rep->policy, "integers: got == expected");
+    if (shape_differs(expected, rows, cols, got != NULL, rep))
+        return;
+    double worst_ratio = 0;
+    int64_t count = (int64_t)rows * cols;
     for (int64_t i = 0; i < count; i++) {
-        if (fabs((double)got->data[i] - (double)expected->data[i]) > 0.2)
-            return false;
+        /* Whole numbers below 2^24 convert exactly. */
+        int64_t e = (int64_t)expected->data[i];
+        if (got[i] != e) {
+            double diff = fabs((double)got[i] - (double)e);
+            note_bad(rep, (int)(i / cols), (int)(i % cols), (double)got[i], (double)e, 0, diff,
+                     &worst_ratio);
+            if (diff > rep->max_error_ratio)
+                rep->max_error_ratio = diff;
+        }
     }
-    return true;
+    rep->checked = count;
+    rep->pass = rep->bad == 0;
 }
 
 static void print_mismatch(FILE *out, const char *label, const tl_mismatch *m)
 {
     fprintf(out, "%s(row %d, col %d): got %.9g, expected %.9g, |diff| %.3g > bound %.3g\n", label,
-            m->row, m->col, (double)m->got, (double)m->expected,
-            fabs((double)m->got - (double)m->expected), m->bound);
+            m->row, m->col, m->got, m->expected, fabs(m->got - m->expected), m->bound);
 }
 
 void tl_check_report_print(FILE *out, const tl_check_report *rep)
@@ -259,10 +290,15 @@ void tl_check_report_print(FILE *out, const tl_check_report *rep)
                 rep->expected_rows, rep->expected_cols);
         return;
     }
+    if (rep->pass && rep->kind == TL_CHECK_EXACT) {
+        fprintf(out, "PASS: all %lld integers equal the expected ones\n", (long long)rep->checked);
+        return;
+    }
     if (rep->pass) {
-        fprintf(out, "PASS: all %lld elements within the fp32 error bound (largest error %.3g of "
-                     "its bound)\n",
-                (long long)rep->checked, rep->max_error_ratio);
+        fprintf(out, "PASS: all %lld elements within %s (largest error %.3g of its bound)\n",
+                (long long)rep->checked,
+                rep->kind == TL_CHECK_LIBWB ? "libwb's tolerance" : "the fp32 error bound",
+                rep->max_error_ratio);
         return;
     }
     fprintf(out, "FAIL: %lld of %lld elements wrong", (long long)rep->bad,

@@ -6,8 +6,11 @@
 
 static const char *const level_names[] = {"fatal", "error", "warn", "info", "debug", "trace"};
 
-/* The threshold starts unset so that TILELAB_LOG is read once, on first use. */
+/* The threshold starts unset so that TILELAB_LOG is read once, on first use; without it the
+ * default applies (info, or what a layer such as libwb's set as its default). */
 static int threshold = -1;
+static bool threshold_set;
+static tl_log_level default_level = TL_LOG_INFO;
 static FILE *log_stream;
 
 int tl_log_parse_level(const char *name, tl_log_level *out)
@@ -39,7 +42,7 @@ tl_log_level tl_log_get_level(void)
     if (threshold < 0) {
         tl_log_level from_env;
         threshold = tl_log_parse_level(getenv("TILELAB_LOG"), &from_env) == 0 ? (int)from_env
-                                                                              : TL_LOG_INFO;
+                                                                              : (int)default_level;
     }
     return (tl_log_level)threshold;
 }
@@ -47,6 +50,14 @@ tl_log_level tl_log_get_level(void)
 void tl_log_set_level(tl_log_level level)
 {
     threshold = (int)level;
+    threshold_set = true;
+}
+
+void tl_log_set_default_level(tl_log_level level)
+{
+    default_level = level;
+    if (!threshold_set)
+        threshold = -1; /* read again: TILELAB_LOG still wins */
 }
 
 void tl_log_set_stream(FILE *stream)

@@ -2,6 +2,7 @@
  * never by the file name. Bad input always ends in one line naming the file, the place and what
  * was expected; nothing here reads past the bytes it was given (they are not NUL-terminated). */
 #include "harness.h"
+#include "harness_atomic.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -531,8 +532,9 @@ int tl_matrix_read_result(const char *path, tl_matrix *out, tl_error *err)
 
 /* ---- writing -------------------------------------------------------------------------------- */
 
-static int write_text(FILE *f, const tl_matrix *m)
+static int write_text(FILE *f, const void *matrix)
 {
+    const tl_matrix *m = matrix;
     if (fprintf(f, "%d %d\n", m->rows, m->cols) < 0)
         return -1;
     for (int i = 0; i < m->rows; i++) {
@@ -548,8 +550,9 @@ static int write_text(FILE *f, const tl_matrix *m)
     return 0;
 }
 
-static int write_binary(FILE *f, const tl_matrix *m)
+static int write_binary(FILE *f, const void *matrix)
 {
+    const tl_matrix *m = matrix;
     unsigned char h[TL_BINARY_HEADER_BYTES];
     memcpy(h, k_magic, sizeof k_magic);
     store_le(h + 8, TL_BINARY_VERSION, 4);
@@ -571,18 +574,6 @@ static int write_binary(FILE *f, const tl_matrix *m)
     return 0;
 }
 
-/* Files appear with the permissions a plain fopen would give them (mkstemp makes them 0600), or
- * keep those of the file they replace. */
-static mode_t target_mode(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-        return st.st_mode & 07777;
-    mode_t mask = umask(0);
-    umask(mask);
-    return 0666 & ~mask;
-}
-
 int tl_matrix_write(const char *path, const tl_matrix *m, tl_format format, tl_error *err)
 {
     char nb[NAME_BUF];
@@ -597,51 +588,6 @@ int tl_matrix_write(const char *path, const tl_matrix *m, tl_format format, tl_e
     if (format != TL_FORMAT_TEXT && format != TL_FORMAT_BINARY)
         return tl_error_set(err, "%s: unknown matrix format %d", nm, (int)format);
 
-    /* The temporary sits next to the target so that rename() replaces it atomically. */
-    static const char suffix[] = ".tmp.XXXXXX";
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + sizeof suffix);
-    if (!tmp)
-        return tl_error_set(err, "%s: cannot write: out of memory", nm);
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, suffix, sizeof suffix);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return tl_error_set(err, "%s: cannot create a temporary file in its folder: %s", nm,
-                            strerror(e));
-    }
-    const char *step = "cannot write";
-    int e = 0;
-    FILE *f = fchmod(fd, target_mode(path)) == 0 ? fdopen(fd, "wb") : NULL;
-    if (!f) {
-        e = errno;
-        close(fd);
-        goto fail;
-    }
-    errno = 0;
-    int wrc = format == TL_FORMAT_TEXT ? write_text(f, m) : write_binary(f, m);
-    if (wrc != 0 || ferror(f)) {
-        e = errno ? errno : EIO;
-        fclose(f);
-        goto fail;
-    }
-    /* No fsync: the rename already keeps readers from seeing half a file, and these are
-     * regenerable lab files, not data that must survive a power cut. */
-    if (fclose(f) != 0) {
-        e = errno;
-        goto fail;
-    }
-    if (rename(tmp, path) != 0) {
-        e = errno;
-        step = "cannot replace the file";
-        goto fail;
-    }
-    free(tmp);
-    return 0;
-fail:
-    unlink(tmp);
-    free(tmp);
-    return tl_error_set(err, "%s: %s: %s", nm, step, strerror(e));
+    return harness_write_atomic(path, nm, format == TL_FORMAT_TEXT ? write_text : write_binary, m,
+                                err);
 }

@@ -2,7 +2,7 @@
  *
  * libwb's API is built on process-wide state (the parsed arguments, the running timers), so this
  * layer keeps one session of it here; tilelab's own API (harness.h) passes everything explicitly. */
-#include "wb.h"
+#include "wb_session.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -36,7 +36,17 @@ static void release_at_exit(void)
     tl_wb_reset();
 }
 
-static void die_bad_input(const char *msg)
+const char *wb_session_program(void)
+{
+    return session.program ? session.program : "program";
+}
+
+const tl_phase_log *wb_session_phases(void)
+{
+    return &session.phases;
+}
+
+void wb_die_bad_input(const char *msg)
 {
     fflush(stdout);
     fprintf(stderr, "tilelab: error: %s\n", msg);
@@ -48,7 +58,7 @@ static char *duplicate(const char *text)
     size_t len = strlen(text) + 1;
     char *copy = malloc(len);
     if (!copy)
-        die_bad_input("out of memory reading the command line");
+        wb_die_bad_input("out of memory reading the command line");
     return memcpy(copy, text, len);
 }
 
@@ -60,7 +70,7 @@ static void split_inputs(const char *list)
         count += *p == ',';
     session.inputs = calloc((size_t)count, sizeof *session.inputs);
     if (!session.inputs)
-        die_bad_input("out of memory reading the command line");
+        wb_die_bad_input("out of memory reading the command line");
     char *save = NULL;
     for (char *tok = strtok_r(session.inputs_text, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save))
@@ -75,6 +85,8 @@ wbArg_t tl_wb_arg_read(int argc, char **argv)
         session.atexit_registered = true;
     }
     tl_phase_log_init(&session.phases);
+    /* libwb's logger keeps every level, TRACE included; TILELAB_LOG can still narrow it. */
+    tl_log_set_default_level(TL_LOG_TRACE);
     const char *slash = argc > 0 && argv[0] ? strrchr(argv[0], '/') : NULL;
     session.program = duplicate(slash ? slash + 1 : (argc > 0 && argv[0] ? argv[0] : "program"));
 
@@ -95,7 +107,7 @@ wbArg_t tl_wb_arg_read(int argc, char **argv)
                      "[--json])",
                      session.program, known ? "missing value after" : "unknown option", opt,
                      session.program);
-            die_bad_input(msg);
+            wb_die_bad_input(msg);
         }
         const char *value = argv[++i];
         switch (opt[1]) {
@@ -107,7 +119,16 @@ wbArg_t tl_wb_arg_read(int argc, char **argv)
             break;
         case 'o': args.outputFile = argv[i]; break;
         case 'e': args.expectedOutput = argv[i]; break;
-        default: args.type = argv[i]; break;
+        default:
+            if (!wb_type_find(value)) {
+                char msg[384];
+                snprintf(msg, sizeof msg,
+                         "%s: -t \"%.64s\" is not a type wbSolution compares (expected one of: %s)",
+                         session.program, value, wb_type_list());
+                wb_die_bad_input(msg);
+            }
+            args.type = argv[i];
+            break;
         }
     }
     args.inputCount = session.ninputs;
@@ -122,22 +143,22 @@ char *tl_wb_arg_input(wbArg_t args, int index)
     return args.inputFiles[index];
 }
 
-static void read_or_die(const char *file, const char *what, tl_matrix *m)
+void wb_read_or_die(const char *file, const char *what, tl_matrix *m)
 {
     tl_error err;
     if (!file) {
         char msg[128];
         snprintf(msg, sizeof msg, "no %s file was given on the command line", what);
-        die_bad_input(msg);
+        wb_die_bad_input(msg);
     }
     if (tl_matrix_read(file, m, &err) != 0)
-        die_bad_input(err.msg);
+        wb_die_bad_input(err.msg);
 }
 
 void *tl_wb_import(const char *file, int *rows, int *cols, const char *type)
 {
     tl_matrix m;
-    read_or_die(file, "input", &m);
+    wb_read_or_die(file, "input", &m);
     *rows = m.rows;
     *cols = m.cols;
     if (!type || strcasecmp(type, "Real") == 0 || strcasecmp(type, "float") == 0)
@@ -147,7 +168,7 @@ void *tl_wb_import(const char *file, int *rows, int *cols, const char *type)
         char msg[256];
         snprintf(msg, sizeof msg, "%s: unknown import type \"%s\" (expected Real or Integer)",
                  file, type);
-        die_bad_input(msg);
+        wb_die_bad_input(msg);
     }
     size_t count = (size_t)m.rows * (size_t)m.cols;
     int *ints = malloc(count * sizeof *ints);
@@ -159,80 +180,14 @@ void *tl_wb_import(const char *file, int *rows, int *cols, const char *type)
                      file, i + 1, (double)v);
             free(ints);
             tl_matrix_free(&m);
-            die_bad_input(msg);
+            wb_die_bad_input(msg);
         }
         ints[i] = (int)v;
     }
     tl_matrix_free(&m);
     if (!ints)
-        die_bad_input("out of memory importing an Integer matrix");
+        wb_die_bad_input("out of memory importing an Integer matrix");
     return ints;
-}
-
-void tl_wb_export(const char *file, const float *data, int rows, int cols)
-{
-    tl_error err;
-    /* tl_matrix_write only reads the data; the cast drops const for the struct's field. */
-    tl_matrix m = {rows, cols, (float *)(uintptr_t)data};
-    if (!file)
-        die_bad_input("wbExport: no output file name");
-    if (tl_matrix_write(file, &m, TL_FORMAT_TEXT, &err) != 0)
-        die_bad_input(err.msg);
-}
-
-static void dataset_of(const char *expected_file, char *out, size_t size)
-{
-    snprintf(out, size, "%s", expected_file);
-    char *slash = strrchr(out, '/');
-    if (slash)
-        *slash = '\0';
-    else
-        snprintf(out, size, ".");
-}
-
-bool tl_wb_solution(wbArg_t args, const void *data, int rows, int cols)
-{
-    tl_run_report report;
-    tl_run_report_init(&report, session.program ? session.program : "program");
-    report.phases = session.phases;
-    tl_device_name(report.device, sizeof report.device);
-
-    tl_matrix expected, A = {0, 0, NULL}, B = {0, 0, NULL};
-    read_or_die(args.expectedOutput, "expected output (-e)", &expected);
-    dataset_of(args.expectedOutput, report.dataset, sizeof report.dataset);
-    tl_matrix got = {rows, cols, (float *)(uintptr_t)data};
-
-    bool product = false;
-    if (args.inputCount == 2) {
-        read_or_die(args.inputFiles[0], "input", &A);
-        read_or_die(args.inputFiles[1], "input", &B);
-        product = A.cols == B.rows && expected.rows == A.rows && expected.cols == B.cols;
-    }
-    tl_error err;
-    if (product) {
-        report.m = A.rows;
-        report.k = A.cols;
-        report.n = B.cols;
-        if (tl_check_product(&A, &B, &expected, &got, &report.check, &err) != 0)
-            die_bad_input(err.msg);
-    } else {
-        tl_check_elementwise(&expected, &got, &report.check);
-    }
-    report.checked = true;
-    tl_matrix_free(&A);
-    tl_matrix_free(&B);
-    tl_matrix_free(&expected);
-
-    if (args.json) {
-        char *json = tl_run_report_json(&report);
-        if (json)
-            puts(json);
-        free(json);
-    } else {
-        tl_run_report_print(stdout, &report);
-    }
-    fflush(stdout);
-    return report.check.pass;
 }
 
 static const char *kind_name(wbTimerKind_t kind)
@@ -260,5 +215,6 @@ void tl_wb_log(wbLogLevel_t level, const char *msg)
 {
     if (level == wbLogLevel_OFF)
         return;
+    tl_log_set_default_level(TL_LOG_TRACE);
     tl_log((tl_log_level)level, "%s", msg);
 }

@@ -80,6 +80,26 @@ wrong_expected_output)
   awk 'NR==4 { $4 = $4 * 1.001 } { print }' "$work/w/0/output.raw" >"$work/t" && mv "$work/t" "$work/w/0/output.raw"
   run 1 "$cli" check-dataset "$work/w"; has "WRONG expected output: 1 element(s) off"; has "row 2 col 3"
   ;;
+tolerance)
+  # ARGS: the fixture folder (tests/data/tolerance, its README gives each verdict).
+  fx="$1"
+  run 0 "$cli" check-dataset "$fx/two-decimals"
+  has "two-decimals: ok, bound rule (5x7x4, text; largest deviation "; has " ulps at row "
+  run 0 "$cli" check-dataset --tolerance libwb "$fx/two-decimals"; has "ok, libwb rule"
+  run 1 "$cli" check-dataset --tolerance exact "$fx/two-decimals"
+  has "WRONG expected output: 20 element(s) off under the exact rule"
+  for rule in bound libwb exact; do
+    run 1 "$cli" check-dataset --tolerance "$rule" "$fx/off-by-one"
+    has "WRONG expected output: 1 element(s) off under the $rule rule; first at row 2 col 1:"
+    has "largest deviation "; grep -q "ulps at row 2 col 1)" "$work/out" || fail "$rule: not at row 2 col 1"
+    run 0 "$cli" check-dataset --tolerance "$rule" "$fx/generated"; has "ok, $rule rule"
+  done
+  has "bit-exact"
+  # Several folders: one line each, the summary, the worst status.
+  run 1 "$cli" check-dataset "$fx"; has "summary: 2 ok, 1 wrong, 0 unreadable"
+  run 2 "$cli" check-dataset --tolerance relative "$fx/generated"
+  has "--tolerance expects bound, libwb or exact, got \"relative\""
+  ;;
 binary_and_large)
   run 0 "$cli" datasets 02 --size 40x24x8 --format binary --out "$work/b" --check; has "binary created"
   head -c 8 "$work/b/0/input0.raw" | grep -q TILELAB || fail "no binary magic"

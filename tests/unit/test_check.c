@@ -293,8 +293,10 @@ Test(libwb_tolerance, accepts_wrong_answers_on_small_values)
     tl_matrix A = random_matrix(16, 16, 0, 0.01), B = random_matrix(16, 16, 0, 0.01);
     tl_matrix E = expected_of(&A, &B), G = make(16, 16);
     memset(G.data, 0, sizeof(float) * 256); /* a kernel that never wrote its output */
-    cr_assert(tl_check_libwb_absolute(&E, &G), "libwb's 0.2 tolerance takes all zeros");
-    tl_check_report rep = check(&A, &B, &E, &G);
+    tl_check_report rep;
+    tl_check_libwb(&E, &G, &rep);
+    cr_assert(rep.pass, "libwb's 0.2 tolerance takes all zeros");
+    rep = check(&A, &B, &E, &G);
     cr_assert_not(rep.pass, "the error bound does not");
     cr_assert_eq(rep.bad, 256);
     tl_matrix_free(&A); tl_matrix_free(&B); tl_matrix_free(&E); tl_matrix_free(&G);
@@ -307,28 +309,65 @@ Test(libwb_tolerance, rejects_right_answers_at_large_k)
      * so a plain left-to-right fp32 sum drifts by far more than 0.2. */
     tl_matrix A = random_matrix(8, 1000, 0, 100), B = random_matrix(1000, 8, 0, 100);
     tl_matrix E = expected_of(&A, &B), G = product_in_order(&A, &B, FORWARD);
-    cr_assert_not(tl_check_libwb_absolute(&E, &G), "libwb rejects a correct fp32 kernel");
-    tl_check_report rep = check(&A, &B, &E, &G);
+    tl_check_report rep;
+    tl_check_libwb(&E, &G, &rep);
+    cr_assert_not(rep.pass, "libwb rejects a correct fp32 kernel");
+    rep = check(&A, &B, &E, &G);
     cr_assert(rep.pass, "the error bound accepts it: %lld bad", (long long)rep.bad);
     tl_matrix_free(&A); tl_matrix_free(&B); tl_matrix_free(&E); tl_matrix_free(&G);
 }
 
-Test(elementwise, relative_tolerance_and_shapes)
+Test(libwb_tolerance, reports_every_element_and_the_shape)
 {
-    tl_matrix E = make(1, 3), G = make(1, 3);
-    float e[] = {1000.0f, -2.0f, 0.0f};
+    tl_matrix E = make(1, 4), G = make(1, 4);
+    float e[] = {1000.0f, -2.0f, 0.0f, 5.0f};
+    float g[] = {1000.1f, -2.3f, 0.2f, 5.5f};
     memcpy(E.data, e, sizeof e);
-    memcpy(G.data, e, sizeof e);
-    G.data[0] = 1000.0f * (1 + 0x1p-22f);
+    memcpy(G.data, g, sizeof g);
     tl_check_report rep;
-    tl_check_elementwise(&E, &G, &rep);
-    cr_assert(rep.pass, "within 2^-20 relative");
-    G.data[1] = -2.001f;
-    tl_check_elementwise(&E, &G, &rep);
+    tl_check_libwb(&E, &G, &rep);
+    cr_assert_eq(rep.kind, TL_CHECK_LIBWB);
     cr_assert_not(rep.pass);
-    cr_assert_eq(rep.bad, 1);
-    cr_assert_eq(rep.worst.col, 1);
+    cr_assert_eq(rep.bad, 3, "unlike libwb, it does not stop at the first: -2.3, 0.2 by 0, 5.5");
+    cr_assert_eq(rep.first[0].col, 1);
+    cr_assert_eq(rep.first[1].col, 2, "0.2 against an expected 0 is out: strictly below 0.2");
+    cr_assert_eq(rep.worst.col, 3, "0.5 off is the worst");
+    cr_assert_float_eq(rep.worst.bound, 0.2, 1e-7);
+    cr_assert(strstr(rep.policy, "libwb"), "%s", rep.policy);
+    G.data[1] = -2.1f;
+    G.data[2] = 0.1f;
+    G.data[3] = 5.2f;
+    tl_check_libwb(&E, &G, &rep);
+    cr_assert(rep.pass, "%lld bad", (long long)rep.bad);
+    tl_matrix_free(&G);
+    G = make(4, 1);
+    tl_check_libwb(&E, &G, &rep);
+    cr_assert(rep.shape_mismatch && !rep.pass);
     tl_matrix_free(&E); tl_matrix_free(&G);
+}
+
+Test(integers, exact_and_every_element)
+{
+    tl_matrix E = make(2, 3);
+    float e[] = {0, 1, 127, 16777215.0f, -5, 3};
+    memcpy(E.data, e, sizeof e);
+    int64_t got[] = {0, 1, 127, 16777215, -5, 3};
+    tl_check_report rep;
+    tl_check_integers(&E, got, 2, 3, &rep);
+    cr_assert(rep.pass && rep.kind == TL_CHECK_EXACT && rep.checked == 6);
+    got[3] = 16777214; /* one off, at the top of what float32 holds exactly */
+    got[5] = 4;
+    tl_check_integers(&E, got, 2, 3, &rep);
+    cr_assert_not(rep.pass);
+    cr_assert_eq(rep.bad, 2);
+    cr_assert(rep.first[0].row == 1 && rep.first[0].col == 0);
+    cr_assert_eq(rep.first[0].got, 16777214.0, "the value as it is, not rounded to float");
+    cr_assert_eq(rep.first[0].bound, 0.0);
+    tl_check_integers(&E, got, 3, 2, &rep);
+    cr_assert(rep.shape_mismatch && !rep.pass);
+    tl_check_integers(&E, NULL, 2, 3, &rep);
+    cr_assert(rep.shape_mismatch && !rep.pass, "no data is no result");
+    tl_matrix_free(&E);
 }
 
 Test(report_text, names_the_worst_and_the_first_elements)

@@ -1,5 +1,5 @@
 /* datagen: size tables and parsing, deterministic inputs, dataset generation that never loses
- * a file, and the dataset checker. */
+ * a file (the dataset checker: test_dataset_check.c). */
 #include <criterion/criterion.h>
 
 #include <dirent.h>
@@ -10,39 +10,9 @@
 #include <unistd.h>
 
 #include "datagen.h"
+#include "datagen_fixtures.h"
 
 /* ---- helpers --------------------------------------------------------------------------------- */
-
-static void make_temp_dir(char *out, size_t size)
-{
-    const char *base = getenv("TMPDIR");
-    snprintf(out, size, "%s/tilelab-datagen-XXXXXX", base && *base ? base : "/tmp");
-    cr_assert_not_null(mkdtemp(out), "mkdtemp failed for %s", out);
-}
-
-static void remove_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        if (d) {
-            struct dirent *e;
-            while ((e = readdir(d)) != NULL) {
-                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                    continue;
-                char child[4096];
-                snprintf(child, sizeof child, "%s/%s", path, e->d_name);
-                remove_tree(child);
-            }
-            closedir(d);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
 
 static char *file_bytes(const char *path, size_t *len)
 {
@@ -69,11 +39,6 @@ static bool same_file(const char *a, const char *b)
     return same;
 }
 
-static void path_in(char *out, size_t size, const char *dir, const char *name)
-{
-    snprintf(out, size, "%s/%s", dir, name);
-}
-
 static int count_entries(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -84,22 +49,6 @@ static int count_entries(const char *dir)
         n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
     closedir(d);
     return n;
-}
-
-static tl_gen_options options(uint64_t seed, tl_format format)
-{
-    tl_gen_options o = {seed, format, false, 2, false};
-    return o;
-}
-
-static void generate_ok(const char *dir, int index, tl_size size, const tl_gen_options *o,
-                        tl_write_outcome expected)
-{
-    tl_gen_result res;
-    tl_error err = {""};
-    cr_assert_eq(tl_dataset_generate(dir, index, size, o, &res, &err), 0, "%s", err.msg);
-    cr_assert_eq(res.outcome, expected, "outcome %d, expected %d", res.outcome, expected);
-    cr_assert_geq(res.seconds, 0.0);
 }
 
 static const char *const files[3] = {"input0.raw", "input1.raw", "output.raw"};
@@ -471,108 +420,6 @@ Test(generate, recreates_a_missing_file)
 }
 
 /* ---- checking -------------------------------------------------------------------------------- */
-
-Test(check, accepts_fresh_datasets_in_both_formats)
-{
-    char dir[512];
-    make_temp_dir(dir, sizeof dir);
-    const tl_size sizes[] = {{1, 1, 1}, {37, 100, 1}, {67, 53, 64}};
-    for (int f = 0; f < 2; f++) {
-        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-            char sub[600];
-            snprintf(sub, sizeof sub, "%s/%d-%zu", dir, f, i);
-            const tl_gen_options o = options(77, (tl_format)f);
-            generate_ok(sub, (int)i, sizes[i], &o, TL_WRITE_CREATED);
-            tl_dataset_check res;
-            tl_error err = {""};
-            cr_assert_eq(tl_dataset_check_dir(sub, &res, 2, &err), 0, "%s", err.msg);
-            cr_assert(res.ok, "%s: %s", sub, res.detail);
-            cr_assert_eq(res.bad, 0);
-            cr_assert_eq(res.format, (tl_format)f);
-            cr_assert(res.size.m == sizes[i].m && res.size.k == sizes[i].k &&
-                      res.size.n == sizes[i].n);
-            cr_assert_leq(res.max_error_ratio, 1.0);
-            cr_assert_geq(res.seconds, 0.0);
-        }
-    }
-    remove_tree(dir);
-}
-
-Test(check, rejects_an_element_off_by_a_few_ulps)
-{
-    char dir[512], out[700];
-    make_temp_dir(dir, sizeof dir);
-    path_in(out, sizeof out, dir, "output.raw");
-    const tl_size s = {20, 50, 30};
-    for (int f = 0; f < 2; f++) {
-        const tl_gen_options o = {3, (tl_format)f, true, 1, false};
-        tl_gen_result gr;
-        tl_error err = {""};
-        cr_assert_eq(tl_dataset_generate(dir, 0, s, &o, &gr, &err), 0, "%s", err.msg);
-        tl_matrix E;
-        cr_assert_eq(tl_matrix_read(out, &E, &err), 0, "%s", err.msg);
-        const int row = 13, col = 21;
-        float *e = &E.data[row * s.n + col];
-        for (int u = 0; u < 3; u++)
-            *e = nextafterf(*e, INFINITY);
-        cr_assert_eq(tl_matrix_write(out, &E, (tl_format)f, &err), 0, "%s", err.msg);
-        tl_matrix_free(&E);
-
-        tl_dataset_check res;
-        cr_assert_eq(tl_dataset_check_dir(dir, &res, 2, &err), 0, "%s", err.msg);
-        cr_assert(!res.ok);
-        cr_assert_eq(res.bad, 1);
-        cr_assert_gt(res.max_error_ratio, 1.0);
-        cr_assert_not_null(strstr(res.detail, "row 13 col 21"), "detail: %s", res.detail);
-    }
-    remove_tree(dir);
-}
-
-Test(check, fails_on_shapes_that_do_not_form_a_product)
-{
-    char dir[512], in1[700], out[700];
-    make_temp_dir(dir, sizeof dir);
-    path_in(in1, sizeof in1, dir, "input1.raw");
-    path_in(out, sizeof out, dir, "output.raw");
-    const tl_gen_options o = options(1, TL_FORMAT_TEXT);
-    generate_ok(dir, 0, (tl_size){8, 5, 7}, &o, TL_WRITE_CREATED);
-
-    tl_matrix M;
-    tl_error err = {""};
-    cr_assert_eq(tl_matrix_alloc(&M, 6, 7, &err), 0);
-    for (int i = 0; i < 42; i++)
-        M.data[i] = 0.5f;
-    cr_assert_eq(tl_matrix_write(in1, &M, TL_FORMAT_TEXT, &err), 0, "%s", err.msg);
-    tl_matrix_free(&M);
-    tl_dataset_check res;
-    cr_assert_eq(tl_dataset_check_dir(dir, &res, 1, &err), -1);
-    cr_assert(strstr(err.msg, "8x5") && strstr(err.msg, "6x7"), "%s", err.msg);
-    cr_assert(strstr(err.msg, "input0.raw") && strstr(err.msg, "input1.raw"), "%s", err.msg);
-
-    /* Inputs fine again, but the output has the wrong shape. */
-    generate_ok(dir, 0, (tl_size){8, 5, 7}, &(tl_gen_options){1, TL_FORMAT_TEXT, true, 1, false},
-                TL_WRITE_REPLACED);
-    cr_assert_eq(tl_matrix_alloc(&M, 7, 8, &err), 0);
-    for (int i = 0; i < 56; i++)
-        M.data[i] = 0.0f;
-    cr_assert_eq(tl_matrix_write(out, &M, TL_FORMAT_TEXT, &err), 0, "%s", err.msg);
-    tl_matrix_free(&M);
-    cr_assert_eq(tl_dataset_check_dir(dir, &res, 1, &err), -1);
-    cr_assert(strstr(err.msg, "7x8") && strstr(err.msg, "8x7") && strstr(err.msg, "output.raw"),
-              "%s", err.msg);
-    remove_tree(dir);
-}
-
-Test(check, fails_on_a_missing_file)
-{
-    char dir[512];
-    make_temp_dir(dir, sizeof dir);
-    tl_dataset_check res;
-    tl_error err = {""};
-    cr_assert_eq(tl_dataset_check_dir(dir, &res, 1, &err), -1);
-    cr_assert_not_null(strstr(err.msg, "input0.raw"), "%s", err.msg);
-    remove_tree(dir);
-}
 
 /* Hidden datasets are for their owner's eyes: folder 0700, files 0600, whatever the umask. */
 Test(generate, private_datasets_are_owner_only)

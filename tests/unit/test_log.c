@@ -51,3 +51,17 @@ Test(error, set_formats_and_returns_minus_one)
     cr_assert_str_eq(err.msg, "a.raw:7: bad");
     cr_assert_eq(tl_error_set(NULL, "ignored"), -1);
 }
+
+Test(log, a_layers_default_level_yields_to_the_environment_and_to_set_level)
+{
+    unsetenv("TILELAB_LOG");
+    cr_assert_eq(tl_log_get_level(), TL_LOG_INFO);
+    tl_log_set_default_level(TL_LOG_TRACE);
+    cr_assert_eq(tl_log_get_level(), TL_LOG_TRACE, "the default applies without TILELAB_LOG");
+    setenv("TILELAB_LOG", "warn", 1);
+    tl_log_set_default_level(TL_LOG_DEBUG);
+    cr_assert_eq(tl_log_get_level(), TL_LOG_WARN, "TILELAB_LOG wins over a default");
+    tl_log_set_level(TL_LOG_ERROR);
+    tl_log_set_default_level(TL_LOG_TRACE);
+    cr_assert_eq(tl_log_get_level(), TL_LOG_ERROR, "an explicit level wins over a default");
+}

@@ -154,11 +154,152 @@ Test(wb, solution_with_the_wrong_shape_fails)
     cr_assert(strstr(out, "output is 9 x 1, expected 3 x 3"), "%s", out);
 }
 
-Test(wb, solution_without_two_inputs_compares_element_wise)
+Test(wb, solution_without_a_product_uses_libwbs_tolerance)
 {
-    char *argv[] = {"./vec", "-i", path_a, "-e", path_e};
-    wbArg_t a = tl_wb_arg_read(5, argv);
-    cr_assert(tl_wb_solution(a, AB, 3, 3));
+    /* A reduction's sum: 0.1 off on 1000 is 1e-4 relative, which libwb (0.2 absolute) passes. */
+    char *argv[] = {"./vec", "-i", path_a, "-e", path_e, "-t", "vector"};
+    wbArg_t a = tl_wb_arg_read(7, argv);
+    float near[9];
+    memcpy(near, AB, sizeof near);
+    near[8] += 0.1f;
+    cr_assert(tl_wb_solution(a, near, 3, 3));
     char *out = captured_stdout();
-    cr_assert(strstr(out, "PASS"), "%s", out);
+    cr_assert(strstr(out, "PASS: all 9 elements within libwb's tolerance"), "%s", out);
+}
+
+Test(wb, vector_type_never_uses_the_product_bound)
+{
+    /* Two inputs whose shapes form A*B: -t vector still compares element-wise. */
+    char inputs[200];
+    snprintf(inputs, sizeof inputs, "%s,%s", path_a, path_b);
+    char *argv[] = {"./vec", "-i", inputs, "-e", path_e, "-t", "VECTOR"};
+    wbArg_t a = tl_wb_arg_read(7, argv);
+    float near[9];
+    memcpy(near, AB, sizeof near);
+    near[0] += 0.125f;
+    cr_assert(tl_wb_solution(a, near, 3, 3), "within 0.2, the type named in any case");
+}
+
+Test(wb, unknown_type_exits_with_status_2, .exit_code = 2)
+{
+    char *argv[] = {"./prog", "-t", "image"};
+    tl_wb_arg_read(3, argv);
+}
+
+/* Histogram bins [3, 0, 7, 1] as the expected output, next to the float files. */
+static char path_bins[96];
+static const int bins[] = {3, 0, 7, 1};
+
+static wbArg_t integer_args(const char *type, const char *output)
+{
+    snprintf(path_bins, sizeof path_bins, "%s/bins.raw", folder);
+    const float as_floats[] = {3, 0, 7, 1};
+    write_matrix(path_bins, 4, 1, as_floats);
+    char *argv[] = {"./histo", "-i", path_a, "-e", path_bins, "-t", (char *)type,
+                    "-o", (char *)output, NULL};
+    return tl_wb_arg_read(output ? 9 : 7, argv);
+}
+
+Test(wb, integral_vector_compares_ints_exactly)
+{
+    wbArg_t a = integer_args("integral_vector", NULL);
+    cr_assert(tl_wb_solution(a, bins, 4, 1), "the ints themselves, not their bits read as floats");
+    int off[] = {3, 0, 8, 1};
+    cr_assert_not(tl_wb_solution(a, off, 4, 1));
+    char *out = captured_stdout();
+    unlink(path_bins);
+    cr_assert(strstr(out, "PASS: all 4 integers equal"), "%s", out);
+    cr_assert(strstr(out, "FAIL: 1 of 4 elements wrong"), "%s", out);
+    cr_assert(strstr(out, "(row 2, col 0): got 8, expected 7"), "%s", out);
+}
+
+Test(wb, histogram_compares_bytes_exactly)
+{
+    wbArg_t a = integer_args("histogram", NULL);
+    const unsigned char good[] = {3, 0, 7, 1}, bad[] = {3, 1, 7, 1};
+    cr_assert(tl_wb_solution(a, good, 4, 1));
+    cr_assert_not(tl_wb_solution(a, bad, 4, 1));
+    unlink(path_bins);
+}
+
+Test(wb, integral_vector_refuses_an_expected_fraction, .exit_code = 2)
+{
+    char *argv[] = {"./histo", "-i", path_a, "-e", path_e, "-t", "integral_vector"};
+    wbArg_t a = tl_wb_arg_read(7, argv);
+    write_matrix(path_e, 3, 3, (const float[]){1, 2, 8, 3, 4.5f, 18, 5, 6, 28});
+    tl_wb_solution(a, bins, 9, 1);
+}
+
+static char *file_text(const char *path)
+{
+    static char text[512];
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s was not written", path);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    return text;
+}
+
+Test(wb, output_argument_writes_the_result)
+{
+    char out_path[128];
+    snprintf(out_path, sizeof out_path, "%s/result.raw", folder);
+    wbArg_t a = integer_args("integral_vector", out_path);
+    int off[] = {3, 0, 8, 1};
+    cr_assert_not(tl_wb_solution(a, off, 4, 1));
+    cr_assert_str_eq(file_text(out_path), "4 1\n3\n0\n8\n1\n", "written even when wrong");
+    unlink(out_path);
+    unlink(path_bins);
+
+    char inputs[200];
+    snprintf(inputs, sizeof inputs, "%s,%s", path_a, path_b);
+    char *argv[] = {"./mm", "-i", inputs, "-e", path_e, "-o", out_path, "-t", "matrix"};
+    a = tl_wb_arg_read(9, argv);
+    cr_assert(tl_wb_solution(a, AB, 3, 3));
+    cr_assert_str_eq(file_text(out_path), "3 3\n1 2 8\n3 4 18\n5 6 28\n");
+    unlink(out_path);
+}
+
+/* Log lines go to a memory stream from a fresh wbArg_read on, with TILELAB_LOG set to `env`
+ * (NULL: unset); end_log returns them. */
+static char *log_text;
+static size_t log_len;
+static FILE *log_stream;
+
+static void start_log(const char *env)
+{
+    log_stream = open_memstream(&log_text, &log_len);
+    cr_assert_not_null(log_stream);
+    tl_log_set_stream(log_stream);
+    if (env)
+        setenv("TILELAB_LOG", env, 1);
+    else
+        unsetenv("TILELAB_LOG");
+    char *argv[] = {"./prog"};
+    tl_wb_arg_read(1, argv);
+}
+
+static char *end_log(void)
+{
+    tl_log_set_stream(NULL);
+    fclose(log_stream);
+    return log_text;
+}
+
+Test(wb, log_shows_trace_as_libwb_does)
+{
+    start_log(NULL);
+    tl_wb_log(wbLogLevel_TRACE, "The dimensions of A are 3 x 2");
+    cr_assert_str_eq(end_log(), "[trace] The dimensions of A are 3 x 2\n");
+    free(log_text);
+}
+
+Test(wb, log_level_from_the_environment_still_wins)
+{
+    start_log("info");
+    tl_wb_log(wbLogLevel_TRACE, "hidden");
+    tl_wb_log(wbLogLevel_INFO, "shown");
+    cr_assert_str_eq(end_log(), "[info] shown\n");
+    free(log_text);
 }
