@@ -254,6 +254,11 @@ static int prairielearn(const options *o, const char *stage, const char *out, tl
     snprintf(path, sizeof path, "%.3000s/Dockerfile", kit);
     if (export_copy_file(from, path, 0644, err) != 0)
         return -1;
+    /* A build/ left in the course's copy (a kit tried there) must not reach the image, whose
+     * kit is built at another path. */
+    snprintf(path, sizeof path, "%.3000s/.dockerignore", kit);
+    if (export_write_text(path, "build\n", 0644, err) != 0)
+        return -1;
     snprintf(from, sizeof from, "%.3000s/labs/%s/template.cu", kit, id);
     snprintf(path, sizeof path, "%.3000s/template.cu", question);
     if (export_copy_file(from, path, 0644, err) != 0)

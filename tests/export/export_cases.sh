@@ -109,6 +109,7 @@ prairielearn)
   [ -f "$q/template.cu" ] && grep -q 'source-file-name="template.cu"' "$q/question.html" || fail "question.html"
   # The image: the kit built from serverFilesCourse/tilelab in /opt/tilelab, as its Dockerfile does
   grep -q 'COPY . /opt/tilelab' "$pl/serverFilesCourse/tilelab/Dockerfile" || fail "Dockerfile"
+  grep -qx build "$pl/serverFilesCourse/tilelab/.dockerignore" || fail ".dockerignore"
   cp -R "$pl/serverFilesCourse/tilelab" "$work/image-kit"
   # (/opt as an image has it: bwrap would make it 0700, which the grader's workers cannot enter)
   in_box --perms 0755 --dir /opt --bind "$work/image-kit" /opt/tilelab \
