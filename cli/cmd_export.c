@@ -153,7 +153,7 @@ static int gradescope(const options *o, const char *stage, tl_error *err)
         snprintf(script, sizeof script, "%.3000s/%s/gradescope/%s", kit, EXPORT_PLATFORMS,
                  scripts[i]);
         snprintf(path, sizeof path, "%.3000s/%s", stage, scripts[i]);
-        if (export_copy_file(script, path, 0755, err) != 0)
+        if (export_copy_file(script, path, EXPORT_MODE_EXEC, err) != 0)
             return -1;
     }
     export_settings s = o->settings;
@@ -198,7 +198,7 @@ static int write_info_json(const options *o, const char *question, tl_error *err
              "}\n",
              uuid, o->settings.lab->id, o->image, PL_JOB_TIMEOUT);
     snprintf(path, sizeof path, "%.3000s/info.json", question);
-    return export_write_text(path, text, 0644, err);
+    return export_write_text(path, text, EXPORT_MODE_FILE, err);
 }
 
 static int write_question_html(const options *o, const char *question, tl_error *err)
@@ -220,7 +220,7 @@ static int write_question_html(const options *o, const char *question, tl_error 
              "</pl-submission-panel>\n",
              o->settings.lab->id);
     snprintf(path, sizeof path, "%.3000s/question.html", question);
-    return export_write_text(path, text, 0644, err);
+    return export_write_text(path, text, EXPORT_MODE_FILE, err);
 }
 
 static int make_dirs(const char *base, const char *const *names, size_t n, tl_error *err)
@@ -228,7 +228,7 @@ static int make_dirs(const char *base, const char *const *names, size_t n, tl_er
     char path[PATH_MAX];
     for (size_t i = 0; i < n; i++) {
         snprintf(path, sizeof path, "%.3000s/%s", base, names[i]);
-        if (mkdir(path, 0755) != 0)
+        if (mkdir(path, EXPORT_MODE_DIR) != 0)
             return tl_error_set(err, "cannot create %s: %s", path, strerror(errno));
     }
     return 0;
@@ -252,16 +252,16 @@ static int prairielearn(const options *o, const char *stage, const char *out, tl
         return -1;
     snprintf(from, sizeof from, "%.3000s/%s/prairielearn/Dockerfile", kit, EXPORT_PLATFORMS);
     snprintf(path, sizeof path, "%.3000s/Dockerfile", kit);
-    if (export_copy_file(from, path, 0644, err) != 0)
+    if (export_copy_file(from, path, EXPORT_MODE_FILE, err) != 0)
         return -1;
     /* A build/ left in the course's copy (a kit tried there) must not reach the image, whose
      * kit is built at another path. */
     snprintf(path, sizeof path, "%.3000s/.dockerignore", kit);
-    if (export_write_text(path, "build\n", 0644, err) != 0)
+    if (export_write_text(path, "build\n", EXPORT_MODE_FILE, err) != 0)
         return -1;
     snprintf(from, sizeof from, "%.3000s/labs/%s/template.cu", kit, id);
     snprintf(path, sizeof path, "%.3000s/template.cu", question);
-    if (export_copy_file(from, path, 0644, err) != 0)
+    if (export_copy_file(from, path, EXPORT_MODE_FILE, err) != 0)
         return -1;
     export_settings s = o->settings;
     s.hidden = o->hidden ? EXPORT_HIDDEN_DIR : NULL;

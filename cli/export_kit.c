@@ -14,9 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MODE_DIR 0755
-#define MODE_EXEC 0755
-#define MODE_FILE 0644
 /* Bytes of zip's messages kept for an error. */
 #define ZIP_OUTPUT_LIMIT 4096
 /* Random bytes of an export id. */
@@ -37,7 +34,7 @@ int export_copy_file(const char *from, const char *to, unsigned mode, tl_error *
 
 static int make_dir(const char *path, tl_error *err)
 {
-    if (mkdir(path, MODE_DIR) != 0 && errno != EEXIST)
+    if (mkdir(path, EXPORT_MODE_DIR) != 0 && errno != EEXIST)
         return tl_error_set(err, "cannot create %s: %s", path, strerror(errno));
     return 0;
 }
@@ -66,7 +63,7 @@ static int copy_tree(const char *from, const char *to, const char *skip, tl_erro
         else if (S_ISDIR(st.st_mode))
             rc = copy_tree(src, dst, NULL, err);
         else if (S_ISREG(st.st_mode))
-            rc = export_copy_file(src, dst, st.st_mode & S_IXUSR ? MODE_EXEC : MODE_FILE, err);
+            rc = export_copy_file(src, dst, st.st_mode & S_IXUSR ? EXPORT_MODE_EXEC : EXPORT_MODE_FILE, err);
         else
             rc = tl_error_set(err, "%s: not a regular file or folder (a link?): a bundle holds "
                               "only files", src);
@@ -128,7 +125,7 @@ int export_copy_kit(const char *root, const tl_lab *lab, const char *to, tl_erro
         snprintf(dst, sizeof dst, "%.3000s/%s", to, root_files[i]);
         if (stat(src, &st) != 0)
             return tl_error_set(err, "%s: missing from the kit: %s", src, strerror(errno));
-        if (export_copy_file(src, dst, st.st_mode & S_IXUSR ? MODE_EXEC : MODE_FILE, err) != 0)
+        if (export_copy_file(src, dst, st.st_mode & S_IXUSR ? EXPORT_MODE_EXEC : EXPORT_MODE_FILE, err) != 0)
             return -1;
     }
     DIR *d = opendir(root);
@@ -165,7 +162,7 @@ int export_copy_kit(const char *root, const tl_lab *lab, const char *to, tl_erro
         len += snprintf(text + len, sizeof text - (size_t)len, "%02x", id[i]);
     snprintf(text + len, sizeof text - (size_t)len, "\n");
     snprintf(dst, sizeof dst, "%.3000s/%s", to, EXPORT_ID_FILE);
-    return export_write_text(dst, text, MODE_FILE, err);
+    return export_write_text(dst, text, EXPORT_MODE_FILE, err);
 }
 
 int export_write_text(const char *path, const char *text, unsigned mode, tl_error *err)
@@ -191,7 +188,7 @@ int export_write_conf(const char *path, const export_settings *s, tl_error *err)
              "# 1: built, captured and replayed in bubblewrap; 0: grade --no-sandbox\n"
              "TILELAB_SANDBOX=%d\n",
              s->lab->id, s->timeout, s->hidden ? s->hidden : "", s->sandbox ? 1 : 0);
-    return export_write_text(path, text, MODE_FILE, err);
+    return export_write_text(path, text, EXPORT_MODE_FILE, err);
 }
 
 int export_uuid(char out[37], tl_error *err)

@@ -16,6 +16,11 @@ typedef struct export_settings {
     bool sandbox;       /* false: graded with --no-sandbox */
 } export_settings;
 
+/* Modes in a bundle: whoever unpacks it may read all of it; scripts run. */
+#define EXPORT_MODE_DIR 0755
+#define EXPORT_MODE_EXEC 0755
+#define EXPORT_MODE_FILE 0644
+
 /* Folder names of a bundle. */
 #define EXPORT_KIT_DIR "tilelab"
 #define EXPORT_HIDDEN_DIR "hidden"
