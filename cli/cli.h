@@ -19,6 +19,7 @@ extern const cli_command cmd_run;
 extern const cli_command cmd_demo;
 extern const cli_command cmd_diagnose;
 extern const cli_command cmd_grade;
+extern const cli_command cmd_export;
 
 /* Prints "tilelab: error: ..." on stderr and returns TL_EXIT_BAD_INPUT. */
 int cli_fail(const char *fmt, ...)

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 
 static const cli_command *const commands[] = {&cmd_demo,     &cmd_run,      &cmd_diagnose,
-                                              &cmd_grade,    &cmd_datasets, &cmd_check_dataset,
-                                              &cmd_bench,    &cmd_predict};
+                                              &cmd_grade,    &cmd_export,   &cmd_datasets,
+                                              &cmd_check_dataset, &cmd_bench, &cmd_predict};
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
 int cli_fail(const char *fmt, ...)
