@@ -84,6 +84,19 @@ static void visibility(const cJSON *o, const char *key, const char *where)
             key, v);
 }
 
+/* The output formats Gradescope renders: what a submission quotes must come out as text. */
+static void output_format(const cJSON *o, const char *key, const char *where)
+{
+    static const char *const allowed[] = {"text", "html", "simple_format", "md", "ansi"};
+    if (!optional(o, key, cJSON_IsString, "a string", where))
+        return;
+    const char *v = field(o, key)->valuestring;
+    for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++)
+        if (strcmp(v, allowed[i]) == 0)
+            return;
+    problem("%s.%s: \"%s\" is not text, html, simple_format, md or ansi", where, key, v);
+}
+
 static void gradescope(const cJSON *root)
 {
     const cJSON *tests = field(root, "tests");
@@ -93,6 +106,8 @@ static void gradescope(const cJSON *root)
     optional(root, "extra_data", cJSON_IsObject, "an object", "results");
     visibility(root, "visibility", "results");
     visibility(root, "stdout_visibility", "results");
+    output_format(root, "output_format", "results");
+    output_format(root, "test_output_format", "results");
     if (tests && !cJSON_IsArray(tests))
         problem("results.tests: not an array");
     double sum = 0, max = 0;
@@ -113,6 +128,7 @@ static void gradescope(const cJSON *root)
         optional(t, "number", cJSON_IsString, "a string", where);
         optional(t, "tags", cJSON_IsArray, "an array", where);
         visibility(t, "visibility", where);
+        output_format(t, "output_format", where);
         if (optional(t, "status", cJSON_IsString, "a string", where) &&
             strcmp(field(t, "status")->valuestring, "passed") != 0 &&
             strcmp(field(t, "status")->valuestring, "failed") != 0)
