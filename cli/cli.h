@@ -19,6 +19,8 @@ extern const cli_command cmd_run;
 extern const cli_command cmd_demo;
 extern const cli_command cmd_diagnose;
 extern const cli_command cmd_grade;
+/* Hidden from the overview: what grade --slurm's tasks run. */
+extern const cli_command cmd_grade_task;
 
 /* Prints "tilelab: error: ..." on stderr and returns TL_EXIT_BAD_INPUT. */
 int cli_fail(const char *fmt, ...)
