@@ -353,7 +353,7 @@ int grade_slurm(const grade_context *c, const submission *subs, int n, tl_error 
     }
     if (rc == 0 && still && !c->o->quiet)
         fprintf(stderr, "watching %d task(s) that Slurm still has from an earlier run "
-                "(OUT/slurm/jobs.txt); not submitting them again\n", still);
+                "(%s/jobs.txt); not submitting them again\n", still, w->dir);
     if (rc == 0 && k > 0)
         rc = submit(w, subs, n, todo, k, err);
     double started = tl_clock_now();
@@ -373,10 +373,14 @@ int grade_slurm(const grade_context *c, const submission *subs, int n, tl_error 
                 continue;
             char *shown = tl_text_line(subs[i].student, strlen(subs[i].student));
             const slurm_job *job = w->job_of[i] >= 0 ? &w->jobs[w->job_of[i]] : NULL;
+            const char *state = state_of(w, i);
+            /* A pending task cancelled leaves squeue at once, and sacct needs accounting. */
+            bool lost = state && strcmp(state, "UNKNOWN") == 0;
             if (job)
                 fprintf(stderr, "tilelab: grade: %s: Slurm task %s_%d ended %s without a journal "
                         "entry (its log: %s/%s_%d.txt)\n", shown ? shown : "", job->id,
-                        w->task_of[i], state_of(w, i), logs, job->id, w->task_of[i]);
+                        w->task_of[i], lost ? "(squeue and sacct no longer list it: cancelled "
+                        "before it ran, or forgotten)" : state, logs, job->id, w->task_of[i]);
             else
                 fprintf(stderr, "tilelab: grade: %s: never submitted\n", shown ? shown : "");
             free(shown);
