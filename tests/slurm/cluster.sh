@@ -32,6 +32,7 @@ slurm_start() {
   ctld_port="$(slurm_free_port)" && d_port="$(slurm_free_port)" || { slurm_skip "no free TCP port"; return 77; }
   mkdir -p "$dir/state" "$dir/spool" "$dir/munge" "$dir/log"
   chmod 0700 "$dir/munge"
+  rm -f "$dir/munge/munge.key"
   mungekey -c -k "$dir/munge/munge.key" >/dev/null 2>&1 || { slurm_skip "mungekey cannot create a key"; return 77; }
   munged -f --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.socket" \
     --pid-file="$dir/munge/munged.pid" --log-file="$dir/log/munged.log" \
