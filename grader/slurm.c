@@ -25,6 +25,7 @@
  * on a shared file system another node's new file may take a moment to show. */
 #define SLURM_ENDED_LOOKS 2
 #define SLURM_STATE_LEN 32
+#define SLURM_NO_ANSWER "(squeue does not answer)" /* a state that is not an end */
 
 typedef struct slurm_job {
     char id[32];
@@ -154,8 +155,16 @@ static void refresh(slurm_watch *w)
             proc_result res;
             tl_error err;
             if (run_tool(tools[k], &res, &err) != 0)
-                continue;
-            for (char *save = NULL, *l = strtok_r(res.out, "\n", &save); l && res.exit_code == 0;
+                res = (proc_result){.exit_code = -1};
+            /* squeue not answering is not the tasks ending: keep watching them. */
+            if (k == 0 && res.exit_code != 0 && !(res.err && strstr(res.err, "Invalid job id"))) {
+                for (int t = 0; t < job->ntasks; t++)
+                    snprintf(job->state[t], SLURM_STATE_LEN, "%s", SLURM_NO_ANSWER);
+                proc_result_free(&res);
+                break;
+            }
+            char *save = NULL;
+            for (char *l = res.exit_code == 0 && res.out ? strtok_r(res.out, "\n", &save) : NULL; l;
                  l = strtok_r(NULL, "\n", &save)) {
                 int t;
                 char state[SLURM_STATE_LEN];
@@ -297,6 +306,8 @@ static void look(slurm_watch *w, const submission *subs, int n, int *looks, int 
             (*active)++;
             if (!**current || strcmp(state, "RUNNING") == 0)
                 *current = subs[i].student;
+            if (strcmp(state, SLURM_NO_ANSWER) == 0)
+                *current = SLURM_NO_ANSWER;
             looks[i] = 0;
         } else if (looks[i] < SLURM_ENDED_LOOKS) {
             looks[i]++;

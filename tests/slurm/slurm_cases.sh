@@ -35,6 +35,21 @@ no_sbatch)
   grep -q "sbatch and squeue were not found on PATH" "$work/o" || fail "no clear message"
   [ ! -e "$work/out" ] || fail "it started grading anyway"
   ;;
+no_answer)
+  # Needs no cluster: a controller that does not answer squeue is not every task ending. The
+  # grader keeps watching (here until `timeout` stops it) instead of calling them failed.
+  mkdir "$work/bin" "$work/class"
+  cp -r "$class/alice" "$work/class/"
+  printf '#!/bin/sh\necho 7\n' >"$work/bin/sbatch"
+  printf '#!/bin/sh\necho "squeue: error: Unable to contact slurm controller" >&2\nexit 1\n' >"$work/bin/squeue"
+  cp "$work/bin/squeue" "$work/bin/sacct"
+  chmod +x "$work/bin"/*
+  PATH="$work/bin:$PATH" timeout 20 "$cli" grade "$work/class" --lab 02 --backend cpu --slurm \
+    --out "$work/out" >"$work/o" 2>&1; rc=$?
+  tr '\r' '\n' <"$work/o" | tail -n 3
+  [ "$rc" = 124 ] || fail "exit $rc: it stopped watching a job squeue could not tell about"
+  grep -q "squeue does not answer" "$work/o" || fail "the progress line does not say squeue does not answer"
+  ;;
 class)
   # The example class through Slurm, then locally on the same performance dataset: the same
   # total for every student.
