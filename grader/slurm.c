@@ -280,23 +280,22 @@ static int submit(slurm_watch *w, const submission *subs, int n, const int *todo
 
 /* One look: submissions graded, failures among them, tasks Slurm still has, tasks ended
  * without an entry (their looks counted in `looks`). */
-static void look(slurm_watch *w, const submission *subs, int n, int *looks, int *done,
-                 int *failures, int *active, const char **current)
+static void look(slurm_watch *w, const submission *subs, int n, int *looks, bool *graded,
+                 int *done, int *failures, int *active, const char **current)
 {
     *done = *failures = *active = 0;
     *current = "";
     for (int j = 0; j < w->njobs; j++)
         w->jobs[j].wanted = false;
-    bool *graded = calloc((size_t)n, sizeof *graded);
     for (int i = 0; i < n; i++) {
-        graded[i] = graded && grade_journaled(w->c, &subs[i]);
+        graded[i] = grade_journaled(w->c, &subs[i]);
         if (!graded[i] && w->job_of[i] >= 0)
             w->jobs[w->job_of[i]].wanted = true;
     }
     refresh(w);
     for (int i = 0; i < n; i++) {
         /* An entry written since the first look counts too. */
-        if ((graded && graded[i]) || grade_journaled(w->c, &subs[i])) {
+        if (graded[i] || grade_journaled(w->c, &subs[i])) {
             (*done)++;
             *failures += grade_has_failure(w->c, &subs[i]);
             continue;
@@ -314,18 +313,18 @@ static void look(slurm_watch *w, const submission *subs, int n, int *looks, int 
             (*active)++;
         }
     }
-    free(graded);
 }
 
 int grade_slurm(const grade_context *c, const submission *subs, int n, tl_error *err)
 {
     slurm_watch *w = calloc(1, sizeof *w);
     int *todo = calloc((size_t)n, sizeof *todo), *looks = calloc((size_t)n, sizeof *looks);
+    bool *graded = calloc((size_t)n, sizeof *graded);
     if (w) {
         w->job_of = malloc((size_t)n * sizeof *w->job_of);
         w->task_of = malloc((size_t)n * sizeof *w->task_of);
     }
-    if (!w || !todo || !looks || !w->job_of || !w->task_of) {
+    if (!w || !todo || !looks || !graded || !w->job_of || !w->task_of) {
         if (w) {
             free(w->job_of);
             free(w->task_of);
@@ -333,6 +332,7 @@ int grade_slurm(const grade_context *c, const submission *subs, int n, tl_error 
         free(w);
         free(todo);
         free(looks);
+        free(graded);
         return tl_error_set(err, "out of memory");
     }
     w->c = c;
@@ -371,7 +371,7 @@ int grade_slurm(const grade_context *c, const submission *subs, int n, tl_error 
     int done = 0, failures = 0, active = 0;
     const char *current = "";
     while (rc == 0) {
-        look(w, subs, n, looks, &done, &failures, &active, &current);
+        look(w, subs, n, looks, graded, &done, &failures, &active, &current);
         grade_progress(c, done, n, failures, started, current);
         if (active == 0)
             break;
@@ -410,5 +410,6 @@ int grade_slurm(const grade_context *c, const submission *subs, int n, tl_error 
     free(w);
     free(todo);
     free(looks);
+    free(graded);
     return rc;
 }
