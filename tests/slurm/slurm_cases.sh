@@ -77,10 +77,17 @@ restart)
   slurm_start "$work/cluster" || exit $?
   mkdir "$work/class"
   for s in alice heidi judy; do cp -r "$class/$s" "$work/class/"; done
-  args=("$work/class" --lab 02 --backend cpu --timeout 10 --slurm --array-limit 1 --out "$work/out")
+  args=("$work/class" --lab 02 --backend cpu --timeout 10 --slurm --array-limit 1 --out "$work/out"
+        --partition test --slurm-time 7)
+  # --gres reaches sbatch: this node has no GPU, so sbatch refuses and the grader says why.
+  "$cli" grade "${args[@]}" --gres gpu:1 >"$work/o1" 2>&1; rc=$?
+  [ "$rc" = 2 ] && grep -q "sbatch refused the array job.*Invalid generic resource" "$work/o1" \
+    || { cat "$work/o1"; fail "--gres gpu:1 on a node without GPUs: exit $rc"; }
   "$cli" grade "${args[@]}" >/dev/null 2>&1 &
   bg=$!
   wait_submitted
+  [ "$(squeue -h -r -j "$(cut -d' ' -f1 "$work/out/slurm/jobs.txt")" -o '%P %l' | sort -u)" = "test 7:00" ] \
+    || fail "--partition and --slurm-time did not reach the job: $(squeue -h -r -o '%P %l')"
   kill -9 "$bg"; wait "$bg" 2>/dev/null; bg=0
   job="$(cut -d' ' -f1 "$work/out/slurm/jobs.txt")"
   "$cli" grade "${args[@]}" >"$work/o2" 2>"$work/e2" &
