@@ -20,6 +20,8 @@ extern const cli_command cmd_demo;
 extern const cli_command cmd_diagnose;
 extern const cli_command cmd_grade;
 extern const cli_command cmd_export;
+/* Hidden from the overview: what grade --slurm's tasks run. */
+extern const cli_command cmd_grade_task;
 
 /* Prints "tilelab: error: ..." on stderr and returns TL_EXIT_BAD_INPUT. */
 int cli_fail(const char *fmt, ...)

@@ -46,12 +46,26 @@ static const char usage[] =
     "                  only for submissions you trust\n"
     "  --quiet         no progress on stderr\n"
     "\n"
+    "On a Slurm cluster (docs/grader.md#a-slurm-cluster; --out must be on a file system every\n"
+    "node shares, and so must the kit, the submissions and the datasets):\n"
+    "  --slurm         grade through one Slurm array job, a task per submission (sbatch\n"
+    "                  --array), each task writing its journal entry; this command shows the\n"
+    "                  progress and writes the outputs when every task has its entry. Running\n"
+    "                  it again watches the job it submitted (OUT/slurm/jobs.txt) instead of\n"
+    "                  submitting again, and resubmits only the tasks that ended without an\n"
+    "                  entry. --jobs does not apply\n"
+    "  --partition P   sbatch --partition=P (default: the cluster's default partition)\n"
+    "  --gres G        sbatch --gres=G, e.g. gpu:1 with --backend gpu\n"
+    "  --array-limit N at most N tasks run at once (sbatch --array=...%N; default: no limit)\n"
+    "  --slurm-time T  sbatch --time=T per task, in Slurm's forms (MM, HH:MM:SS, D-HH)\n"
+    "\n"
     "Results in --out: gradebook.csv, results/<student>/results.json (Gradescope),\n"
     "feedback/<student>.txt, report.html, and journal/ (one file per graded submission: running\n"
     "again skips unchanged submissions, so an interrupted grading resumes where it stopped).\n"
     "\n"
     "exit status: 0 graded (whatever the scores), 2 bad usage, bad input, or the grader could not\n"
-    "run (the message says which)\n";
+    "run (the message says which; --slurm without sbatch and squeue on PATH), 3 with --slurm:\n"
+    "some tasks ended without a journal entry (each is named; no outputs were written)\n";
 
 static int run(int argc, char **argv)
 {
@@ -62,7 +76,10 @@ static int run(int argc, char **argv)
         {"jobs", required_argument, NULL, 'j'},    {"timeout", required_argument, NULL, 't'},
         {"reps", required_argument, NULL, 'R'},    {"quiet", no_argument, NULL, 'q'},
         {"perf-size", required_argument, NULL, 'P'}, {"no-sandbox", no_argument, NULL, 'X'},
-        {"roster", required_argument, NULL, 'S'},  {NULL, 0, NULL, 0}};
+        {"roster", required_argument, NULL, 'S'},  {"slurm", no_argument, NULL, 'U'},
+        {"partition", required_argument, NULL, 'p'}, {"gres", required_argument, NULL, 'g'},
+        {"array-limit", required_argument, NULL, 'A'},
+        {"slurm-time", required_argument, NULL, 'T'}, {NULL, 0, NULL, 0}};
     grade_options o;
     memset(&o, 0, sizeof o);
     const char *lab = NULL, *backend = NULL, *perf = NULL;
@@ -87,6 +104,11 @@ static int run(int argc, char **argv)
         case 'q': o.quiet = true; break;
         case 'P': perf = optarg; break;
         case 'X': o.no_sandbox = true; break;
+        case 'U': o.slurm = true; break;
+        case 'p': o.partition = optarg; break;
+        case 'g': o.gres = optarg; break;
+        case 'A': bad = cli_parse_int("--array-limit", optarg, 1, GRADE_MAX_ARRAY_LIMIT, &o.array_limit); break;
+        case 'T': o.slurm_time = optarg; break;
         default:
             return cli_fail("grade: unknown or incomplete option \"%s\" (see --help)",
                             argv[optind - 1]);
@@ -102,13 +124,20 @@ static int run(int argc, char **argv)
     o.lab = tl_lab_find(lab);
     if (!o.lab)
         return cli_fail("grade: no lab \"%s\"", lab);
+    if ((o.partition || o.gres || o.array_limit || o.slurm_time) && !o.slurm)
+        return cli_fail("grade: --partition, --gres, --array-limit and --slurm-time go with --slurm");
+    if (o.slurm && (!grade_slurm_on_path("sbatch") || !grade_slurm_on_path("squeue")))
+        return cli_fail("grade --slurm: sbatch and squeue were not found on PATH: run it where "
+                        "Slurm's client commands are (a login node), or install them (Debian: "
+                        "slurm-client)");
     char device[256];
     bool gpu = tl_device_name(device, sizeof device);
     if (backend && strcmp(backend, "gpu") && strcmp(backend, "cpu"))
         return cli_fail("--backend expects gpu or cpu, got \"%s\"", backend);
     o.backend = backend ? (strcmp(backend, "cpu") == 0 ? RUNNER_CPU : RUNNER_GPU)
                         : (gpu ? RUNNER_GPU : RUNNER_CPU);
-    if (o.backend == RUNNER_GPU && !gpu)
+    /* With --slurm the tasks run on the cluster's nodes: this machine needs no GPU. */
+    if (o.backend == RUNNER_GPU && !gpu && !o.slurm)
         return cli_fail("--backend gpu: there is no CUDA device here [%s]", device);
     if (!o.reps)
         o.reps = o.backend == RUNNER_GPU ? 10 : 3;
@@ -132,9 +161,37 @@ static int run(int argc, char **argv)
             return cli_fail("cannot create the folder grades/ here");
         o.out = out;
     }
-    if (grade_class(&o, &err) != 0)
+    int rc = grade_class(&o, &err);
+    if (rc == GRADE_TASKS_FAILED)
+        return TL_EXIT_CRASH; /* each task that failed was named */
+    if (rc != 0)
         return cli_fail("grade: %s", err.msg);
     return TL_EXIT_OK;
 }
+
+static const char task_usage[] =
+    "usage: tilelab-cli grade-task GRADING INDEX\n"
+    "\n"
+    "One task of ./tilelab grade --slurm, run by the batch script it submits: grades submission\n"
+    "INDEX of the grading file GRADING (OUT/slurm/grading-N.json) as a local worker would and\n"
+    "writes its journal entry. Not meant to be run by hand.\n"
+    "\n"
+    "exit status: 0 the entry was written, 2 it could not be (the message says why)\n";
+
+static int run_task(int argc, char **argv)
+{
+    int index;
+    if (argc != 3)
+        return cli_fail("grade-task: expected GRADING INDEX (see --help)");
+    if (cli_parse_int("grade-task INDEX", argv[2], 0, 1 << 30, &index) != 0)
+        return TL_EXIT_BAD_INPUT;
+    tl_error err;
+    if (grade_task(argv[1], index, &err) != 0)
+        return cli_fail("grade-task: %s", err.msg);
+    return TL_EXIT_OK;
+}
+
+const cli_command cmd_grade_task = {"grade-task", "one task of grade --slurm", task_usage,
+                                    run_task};
 
 const cli_command cmd_grade = {"grade", "grade a class of submissions (for instructors)", usage, run};

@@ -124,7 +124,7 @@ static const cli_command *find(const char *name)
     for (int i = 0; i < NCOMMANDS; i++)
         if (strcmp(commands[i]->name, name) == 0)
             return commands[i];
-    return NULL;
+    return strcmp(name, cmd_grade_task.name) == 0 ? &cmd_grade_task : NULL;
 }
 
 int main(int argc, char **argv)

@@ -100,7 +100,7 @@ static int perf_seed(const grade_context *c, uint64_t *seed, tl_error *err)
 }
 
 /* The reference solution, replayed as every student is, on the performance dataset. */
-static int time_reference(grade_context *c, tl_error *err)
+int grade_time_reference(grade_context *c, tl_error *err)
 {
     char folder[PATH_MAX];
     const char *root = getenv("TILELAB_ROOT");
@@ -157,7 +157,7 @@ static int time_reference(grade_context *c, tl_error *err)
 }
 
 /* Already graded with the same files, rubric and datasets: skip. */
-static bool journaled(const grade_context *c, const submission *s)
+bool grade_journaled(const grade_context *c, const submission *s)
 {
     char path[PATH_MAX], key[32];
     grade_journal_path(c, s, path, sizeof path);
@@ -171,7 +171,7 @@ static bool journaled(const grade_context *c, const submission *s)
     return same;
 }
 
-static bool has_failure(const grade_context *c, const submission *s)
+bool grade_has_failure(const grade_context *c, const submission *s)
 {
     char path[PATH_MAX];
     grade_journal_path(c, s, path, sizeof path);
@@ -187,7 +187,7 @@ static bool has_failure(const grade_context *c, const submission *s)
     return fail;
 }
 
-static void progress(const grade_context *c, int done, int total, int failures, double started,
+void grade_progress(const grade_context *c, int done, int total, int failures, double started,
                      const char *current)
 {
     if (c->o->quiet)
@@ -203,7 +203,7 @@ static void progress(const grade_context *c, int done, int total, int failures, 
     fflush(stderr);
 }
 
-static int write_outputs(const grade_context *c, const submission *subs, int n, tl_error *err)
+int grade_write_outputs(const grade_context *c, const submission *subs, int n, tl_error *err)
 {
     cJSON **entries = calloc(n > 0 ? (size_t)n : 1, sizeof *entries);
     int count = 0;
@@ -271,10 +271,10 @@ static void grade_all(const grade_context *c, const submission *subs, int n)
                 fprintf(stderr, "\nwarning: %s: %s\n", shown ? shown : "", s->note);
                 free(shown);
             }
-            if (journaled(c, s)) {
+            if (grade_journaled(c, s)) {
                 done++;
-                failures += has_failure(c, s);
-                progress(c, done, n, failures, started, s->student);
+                failures += grade_has_failure(c, s);
+                grade_progress(c, done, n, failures, started, s->student);
                 next++;
                 continue;
             }
@@ -290,7 +290,7 @@ static void grade_all(const grade_context *c, const submission *subs, int n)
             if (pid < 0) {
                 grade_one(c, s, slot); /* no process to spare: grade it here */
                 done++;
-                failures += has_failure(c, s);
+                failures += grade_has_failure(c, s);
                 next++;
                 continue;
             }
@@ -298,7 +298,7 @@ static void grade_all(const grade_context *c, const submission *subs, int n)
             pids[slot] = pid;
             which[slot] = next++;
             running++;
-            progress(c, done, n, failures, started, s->student);
+            grade_progress(c, done, n, failures, started, s->student);
         }
         if (running == 0)
             break;
@@ -309,8 +309,8 @@ static void grade_all(const grade_context *c, const submission *subs, int n)
                 continue;
             const submission *s = &subs[which[slot]];
             done++;
-            failures += has_failure(c, s);
-            progress(c, done, n, failures, started, s->student);
+            failures += grade_has_failure(c, s);
+            grade_progress(c, done, n, failures, started, s->student);
             slot_busy[slot] = false;
             running--;
             break;
@@ -318,7 +318,7 @@ static void grade_all(const grade_context *c, const submission *subs, int n)
     }
 }
 
-static int prepare(grade_context *c, tl_error *err)
+int grade_prepare(grade_context *c, tl_error *err)
 {
     const grade_options *o = c->o;
     char path[PATH_MAX];
@@ -402,7 +402,7 @@ int grade_class(const grade_options *opts, tl_error *err)
     submission *subs = NULL;
     int n = 0;
     if (rc == 0)
-        rc = prepare(c, err);
+        rc = grade_prepare(c, err);
     if (rc == 0) {
         n = grader_discover(opts->submissions, &subs, err);
         if (n <= 0)
@@ -414,12 +414,18 @@ int grade_class(const grade_options *opts, tl_error *err)
                 "performance dataset made for this grading, %s backend, sandbox: %s\n", n,
                 opts->lab->id, c->nds, c->perf.size.m, c->perf.size.k, c->perf.size.n,
                 runner_backend_name(opts->backend), c->sandbox);
-    if (rc == 0)
-        rc = time_reference(c, err);
+    /* With --slurm each task times the reference on its own node, next to the student it
+     * grades: the main process may run where there is no GPU. */
+    if (rc == 0 && !opts->slurm)
+        rc = grade_time_reference(c, err);
     if (rc == 0) {
         double started = tl_clock_now();
-        grade_all(c, subs, n);
-        rc = write_outputs(c, subs, n, err);
+        if (opts->slurm)
+            rc = grade_slurm(c, subs, n, err);
+        else
+            grade_all(c, subs, n);
+        if (rc == 0)
+            rc = grade_write_outputs(c, subs, n, err);
         if (rc == 0 && !opts->quiet)
             fprintf(stderr, "graded %d submission(s) in %.1f s; gradebook %s/gradebook.csv, "
                             "report %s/report.html\n", n, tl_clock_now() - started, opts->out,

@@ -26,6 +26,12 @@ typedef struct grade_options {
     tl_size perf_size;       /* the performance dataset, generated for this grading */
     bool no_sandbox;         /* grade without bubblewrap (only when asked for) */
     bool quiet;
+    /* --slurm: one Slurm array job grades the class, a task per submission (slurm.c) */
+    bool slurm;
+    const char *partition;   /* sbatch --partition, or NULL */
+    const char *gres;        /* sbatch --gres, e.g. gpu:1, or NULL */
+    const char *slurm_time;  /* sbatch --time per task, or NULL (the partition's default) */
+    int array_limit;         /* tasks running at once (the array's %LIMIT); 0: no limit */
 } grade_options;
 
 /* ---- rubric and static checks (checks.c) --------------------------------------------------- */
@@ -69,5 +75,18 @@ uint64_t grader_submission_hash(const submission *s);
 /* Grades every submission (resuming from the journal in out/journal), then writes the
  * gradebook, Gradescope results, feedback and report. Returns a tilelab exit status. */
 int grade_class(const grade_options *o, tl_error *err);
+/* What grade_class returns when Slurm tasks ended without a journal entry: each was named on
+ * stderr, no outputs were written, and running the same command again resubmits them. */
+#define GRADE_TASKS_FAILED 3
+/* The largest --array-limit: Slurm's default MaxArraySize. */
+#define GRADE_MAX_ARRAY_LIMIT 1001
+
+/* ---- one Slurm task (slurm_task.c) ----------------------------------------------------------- */
+/* Grades submission `index` of the grading that `grading` (a file the --slurm grader wrote
+ * under OUT/slurm/) describes, exactly as a local worker would, writing its journal entry.
+ * Returns 0 when the entry was written. */
+int grade_task(const char *grading, int index, tl_error *err);
+/* True when `program` is an executable on PATH (sbatch, squeue: --slurm needs both). */
+bool grade_slurm_on_path(const char *program);
 
 #endif /* TILELAB_GRADER_H */

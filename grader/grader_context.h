@@ -36,6 +36,31 @@ typedef struct grade_context {
     int compute_capability;   /* the GPU's, found once before any worker starts */
 } grade_context;
 
+/* The rubric, roster, datasets, the sandbox's check and the performance dataset (grader.c). */
+int grade_prepare(grade_context *c, tl_error *err);
+/* The reference solution's time on the performance dataset (predicted on the CPU backend). */
+int grade_time_reference(grade_context *c, tl_error *err);
+/* True when the submission's journal entry has the current grading key. */
+bool grade_journaled(const grade_context *c, const submission *s);
+/* True when its entry's build failed or a dataset did not pass (for the progress line). */
+bool grade_has_failure(const grade_context *c, const submission *s);
+/* The progress line on stderr (nothing with --quiet). */
+void grade_progress(const grade_context *c, int done, int total, int failures, double started,
+                    const char *current);
+/* The gradebook, results, feedback and report from the journal entries, and the table. */
+int grade_write_outputs(const grade_context *c, const submission *subs, int n, tl_error *err);
+/* Grades the class through one Slurm array job (slurm.c): submits what is neither graded nor
+ * running, watches the journal until every task ended. Returns 0 when every submission has its
+ * entry, GRADE_TASKS_FAILED when some task ended without one, -1 on error. */
+int grade_slurm(const grade_context *c, const submission *subs, int n, tl_error *err);
+
+/* OUT/slurm/grading-GEN.json: what a task needs to grade as this process would (absolute
+ * paths, the options, every submission's file name) and which indices the array runs. */
+int grade_slurm_write_grading(const grade_context *c, const submission *subs, int n,
+                              const int *tasks, int k, const char *path, tl_error *err);
+/* The array's batch script: runs `tilelab-cli grade-task GRADING $SLURM_ARRAY_TASK_ID`. */
+int grade_slurm_write_script(const char *grading, const char *path, tl_error *err);
+
 /* The runner's configuration for a worker slot. */
 void grade_config(const grade_context *c, int slot, runner_config *out);
 /* Grades one submission in worker slot `slot` and writes its journal entry. */

@@ -1,0 +1,189 @@
+/* One Slurm task of a --slurm grading, and the files that describe it: the grading file (the
+ * options, with absolute paths, and the class's file names) and the batch script. The task
+ * prepares exactly what the main process prepared (the same rubric, datasets, performance seed
+ * from OUT/.performance-seed, so the same grading key), times the reference on its own node
+ * and grades its one submission as a local worker does. */
+#define _DEFAULT_SOURCE /* realpath */
+#include "grader_context.h"
+#include "outputs.h"
+
+#include "runner_files.h"
+
+#include <cjson/cJSON.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The absolute form of an existing path, for a task that starts in another folder. */
+static int absolute(const char *path, char *out, tl_error *err)
+{
+    if (!realpath(path, out))
+        return tl_error_set(err, "%s: cannot resolve the path for the Slurm tasks", path);
+    return 0;
+}
+
+static void add_path(cJSON *doc, const char *key, const char *path, tl_error *err, int *rc)
+{
+    char full[PATH_MAX];
+    if (!path || *rc != 0) {
+        cJSON_AddNullToObject(doc, key);
+        return;
+    }
+    *rc = absolute(path, full, err);
+    cJSON_AddStringToObject(doc, key, full);
+}
+
+int grade_slurm_write_grading(const grade_context *c, const submission *subs, int n,
+                              const int *tasks, int k, const char *path, tl_error *err)
+{
+    const grade_options *o = c->o;
+    cJSON *doc = cJSON_CreateObject();
+    int rc = 0;
+    add_path(doc, "submissions", o->submissions, err, &rc);
+    add_path(doc, "datasets", o->datasets, err, &rc);
+    add_path(doc, "hidden", o->hidden, err, &rc);
+    add_path(doc, "rubric", o->rubric, err, &rc);
+    add_path(doc, "out", o->out, err, &rc);
+    cJSON_AddStringToObject(doc, "lab", o->lab->id);
+    cJSON_AddStringToObject(doc, "backend", runner_backend_name(o->backend));
+    cJSON_AddNumberToObject(doc, "timeout", o->timeout);
+    cJSON_AddNumberToObject(doc, "reps", o->reps);
+    const int size[3] = {o->perf_size.m, o->perf_size.k, o->perf_size.n};
+    cJSON_AddItemToObject(doc, "perf_size", cJSON_CreateIntArray(size, 3));
+    cJSON_AddBoolToObject(doc, "no_sandbox", o->no_sandbox);
+    /* File names, not ids: an id may hold any bytes, its file name is plain and unique. */
+    cJSON *students = cJSON_AddArrayToObject(doc, "students");
+    for (int i = 0; i < n; i++) {
+        char name[256];
+        grader_file_name(subs[i].student, name, sizeof name);
+        cJSON_AddItemToArray(students, cJSON_CreateString(name));
+    }
+    cJSON_AddItemToObject(doc, "tasks", cJSON_CreateIntArray(tasks, k));
+    char *text = rc == 0 ? cJSON_Print(doc) : NULL;
+    cJSON_Delete(doc);
+    if (rc != 0)
+        return -1;
+    if (!text)
+        return tl_error_set(err, "out of memory");
+    rc = files_write_atomic(path, text, strlen(text), err);
+    free(text);
+    return rc;
+}
+
+int grade_slurm_write_script(const char *grading, const char *path, tl_error *err)
+{
+    char cli[PATH_MAX], root[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", cli, sizeof cli - 1);
+    if (len <= 0)
+        return tl_error_set(err, "cannot find this program's path for the Slurm tasks");
+    cli[len] = '\0';
+    const char *r = getenv("TILELAB_ROOT");
+    if (absolute(r && *r ? r : ".", root, err) != 0)
+        return -1;
+    /* The paths go between single quotes in the script. */
+    if (strchr(cli, '\'') || strchr(root, '\'') || strchr(grading, '\''))
+        return tl_error_set(err, "%s: a path with a ' cannot go into the batch script", grading);
+    char text[4 * PATH_MAX];
+    int n = snprintf(text, sizeof text,
+                     "#!/bin/sh\n"
+                     "# One task of a tilelab grading: grades submission $SLURM_ARRAY_TASK_ID of\n"
+                     "# the grading file and writes its journal entry (tilelab grade --slurm).\n"
+                     "export TILELAB_ROOT='%s'\n"
+                     "exec '%s' grade-task '%s' \"$SLURM_ARRAY_TASK_ID\"\n",
+                     root, cli, grading);
+    if (n < 0 || (size_t)n >= sizeof text)
+        return tl_error_set(err, "%s: the paths are too long", path);
+    if (files_write_atomic(path, text, (size_t)n, err) != 0)
+        return -1;
+    return chmod(path, 0755) == 0 ? 0 : tl_error_set(err, "%s: cannot make it executable", path);
+}
+
+static const char *text_of(const cJSON *doc, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItem(doc, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* The options the main process graded with, from its grading file. */
+static int read_grading(const cJSON *doc, const char *grading, grade_options *o, tl_error *err)
+{
+    memset(o, 0, sizeof *o);
+    o->submissions = text_of(doc, "submissions");
+    o->datasets = text_of(doc, "datasets");
+    o->hidden = text_of(doc, "hidden");
+    o->rubric = text_of(doc, "rubric");
+    o->out = text_of(doc, "out");
+    const char *lab = text_of(doc, "lab"), *backend = text_of(doc, "backend");
+    o->lab = lab ? tl_lab_find(lab) : NULL;
+    o->timeout = cJSON_GetObjectItem(doc, "timeout") ? cJSON_GetObjectItem(doc, "timeout")->valueint : 0;
+    o->reps = cJSON_GetObjectItem(doc, "reps") ? cJSON_GetObjectItem(doc, "reps")->valueint : 0;
+    const cJSON *size = cJSON_GetObjectItem(doc, "perf_size");
+    o->no_sandbox = cJSON_IsTrue(cJSON_GetObjectItem(doc, "no_sandbox"));
+    o->quiet = true;
+    if (!o->submissions || !o->datasets || !o->out || !o->lab || !backend || o->timeout < 1 ||
+        o->reps < 1 || cJSON_GetArraySize(size) != 3)
+        return tl_error_set(err, "%s: not a grading file of this version of tilelab", grading);
+    o->backend = strcmp(backend, "cpu") == 0 ? RUNNER_CPU : RUNNER_GPU;
+    o->perf_size = (tl_size){cJSON_GetArrayItem(size, 0)->valueint,
+                             cJSON_GetArrayItem(size, 1)->valueint,
+                             cJSON_GetArrayItem(size, 2)->valueint};
+    return 0;
+}
+
+int grade_task(const char *grading, int index, tl_error *err)
+{
+    err->msg[0] = '\0';
+    char *text = files_read(grading, NULL);
+    cJSON *doc = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    if (!doc)
+        return tl_error_set(err, "%s: cannot read the grading file", grading);
+    grade_options o;
+    grade_context *c = calloc(1, sizeof *c);
+    int rc = c ? read_grading(doc, grading, &o, err) : tl_error_set(err, "out of memory");
+    const cJSON *name = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "students"), index);
+    if (rc == 0 && !cJSON_IsString(name))
+        rc = tl_error_set(err, "%s: no submission %d", grading, index);
+    char turns_dir[] = "/tmp/tilelab-turns-XXXXXX";
+    bool turns = false;
+    if (rc == 0) {
+        c->o = &o;
+        turns = mkdtemp(turns_dir) != NULL;
+        rc = turns ? 0 : tl_error_set(err, "cannot make a folder under /tmp");
+        snprintf(c->turns, sizeof c->turns, "%s/lock", turns_dir);
+    }
+    if (rc == 0)
+        rc = grade_prepare(c, err);
+    submission *subs = NULL, *s = NULL;
+    int n = rc == 0 ? grader_discover(o.submissions, &subs, err) : 0;
+    for (int i = 0; i < n && !s; i++) {
+        char mine[256];
+        grader_file_name(subs[i].student, mine, sizeof mine);
+        if (strcmp(mine, name->valuestring) == 0)
+            s = &subs[i];
+    }
+    if (rc == 0 && !s)
+        rc = tl_error_set(err, "%s: submission %s is no longer in %s", grading,
+                          name->valuestring, o.submissions);
+    if (rc == 0)
+        rc = grade_time_reference(c, err);
+    if (rc == 0) {
+        /* A slot of its own among the tasks that may share this node (its user when root). */
+        grade_one(c, s, index % RUNNER_MAX_SLOTS);
+        if (!grade_journaled(c, s))
+            rc = tl_error_set(err, "%s: no journal entry was written for %s", grading,
+                              name->valuestring);
+    }
+    free(subs);
+    if (turns) {
+        unlink(c->turns);
+        rmdir(turns_dir);
+    }
+    if (c)
+        grader_roster_free(&c->roster);
+    free(c);
+    cJSON_Delete(doc);
+    return rc;
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# grade --slurm against a real single-node Slurm (slurmctld, slurmd and munged started here,
+# stopped on exit). Exits 77 (skipped, with the reason) where this host cannot run slurmd.
+#   slurm_cases.sh CASE CLI KIT_ROOT
+set -u
+case_name="$1" cli="$2" root="$3"
+export TILELAB_ROOT="$root"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+. "$here/cluster.sh"
+work="$(mktemp -d)"
+bg=0
+cleanup() {
+  [ "$bg" != 0 ] && kill -9 "$bg" 2>/dev/null
+  slurm_stop
+  rm -rf "$work"
+}
+trap cleanup EXIT
+class="$root/examples/submissions/02-tiled"
+fail() { echo "FAIL: $*" >&2; for f in "$work"/out/slurm/logs/*.txt; do [ -f "$f" ] && { echo "== $f"; tail -n 5 "$f"; }; done >&2; exit 1; }
+totals() { awk -F, '{ sub(/\r$/, "") } NR > 1 { print $1 "," $2 }' "$1"; }
+jobs_submitted() { wc -l <"$work/out/slurm/jobs.txt"; }
+# Waits until the grader in the background has submitted its array job.
+wait_submitted() {
+  for _ in $(seq 1 600); do [ -s "$work/out/slurm/jobs.txt" ] && return 0; sleep 0.1; done
+  fail "no job was submitted"
+}
+
+case "$case_name" in
+no_sbatch)
+  # Needs no cluster: without sbatch on PATH the grader says so and exits 2.
+  mkdir "$work/bin"
+  PATH="$work/bin" "$cli" grade "$class" --lab 02 --slurm --out "$work/out" >"$work/o" 2>&1; rc=$?
+  cat "$work/o"
+  [ "$rc" = 2 ] || fail "exit $rc, expected 2"
+  grep -q "sbatch and squeue were not found on PATH" "$work/o" || fail "no clear message"
+  [ ! -e "$work/out" ] || fail "it started grading anyway"
+  ;;
+no_answer)
+  # Needs no cluster: a controller that does not answer squeue is not every task ending. The
+  # grader keeps watching (here until `timeout` stops it) instead of calling them failed.
+  mkdir "$work/bin" "$work/class"
+  cp -r "$class/alice" "$work/class/"
+  printf '#!/bin/sh\necho 7\n' >"$work/bin/sbatch"
+  printf '#!/bin/sh\necho "squeue: error: Unable to contact slurm controller" >&2\nexit 1\n' >"$work/bin/squeue"
+  cp "$work/bin/squeue" "$work/bin/sacct"
+  chmod +x "$work/bin"/*
+  PATH="$work/bin:$PATH" timeout 20 "$cli" grade "$work/class" --lab 02 --backend cpu --slurm \
+    --out "$work/out" >"$work/o" 2>&1; rc=$?
+  tr '\r' '\n' <"$work/o" | tail -n 3
+  [ "$rc" = 124 ] || fail "exit $rc: it stopped watching a job squeue could not tell about"
+  grep -q "squeue does not answer" "$work/o" || fail "the progress line does not say squeue does not answer"
+  ;;
+class)
+  # The example class through Slurm, then locally on the same performance dataset: the same
+  # total for every student.
+  slurm_start "$work/cluster" || exit $?
+  "$cli" grade "$class" --lab 02 --backend cpu --timeout 10 --slurm --array-limit 2 \
+    --out "$work/out" >"$work/stdout" 2>"$work/stderr" || { cat "$work/stderr"; fail "grade --slurm exited $?"; }
+  cat "$work/stdout"
+  grep -q "submitted Slurm array job [0-9]*: 10 task(s) (--array=0-9%2)" "$work/stderr" \
+    || { cat "$work/stderr"; fail "not one array job of 10 tasks"; }
+  [ "$(jobs_submitted)" = 1 ] || fail "more than one job"
+  [ "$(ls "$work/out/journal" | grep -c '\.json$')" = 10 ] || fail "not every journal entry"
+  grep -q '"predicted_time":[[:space:]]*true' "$work/out/journal/alice.json" || fail "alice: not graded on the CPU backend"
+  mkdir "$work/local"
+  cp "$work/out/.performance-seed" "$work/local/"
+  "$cli" grade "$class" --lab 02 --backend cpu --timeout 10 --jobs 2 --quiet --out "$work/local" \
+    >/dev/null 2>"$work/local.err" || { cat "$work/local.err"; fail "local grading"; }
+  diff <(totals "$work/local/gradebook.csv") <(totals "$work/out/gradebook.csv") \
+    || fail "the Slurm gradebook's totals differ from a local grading's"
+  [ "$(totals "$work/out/gradebook.csv" | grep -c .)" = 10 ] || fail "not ten students"
+  ;;
+restart)
+  # Kill the grader after it submitted: running it again submits nothing that Slurm still has,
+  # and finishes. A task that fails meanwhile (judy's folder gone when it starts) is named with
+  # its Slurm state, no outputs are written (exit 3); the next run resubmits that task alone.
+  slurm_start "$work/cluster" || exit $?
+  mkdir "$work/class"
+  for s in alice heidi judy; do cp -r "$class/$s" "$work/class/"; done
+  args=("$work/class" --lab 02 --backend cpu --timeout 10 --slurm --array-limit 1 --out "$work/out"
+        --partition test --slurm-time 7)
+  # --gres reaches sbatch: this node has no GPU, so sbatch refuses and the grader says why.
+  "$cli" grade "${args[@]}" --gres gpu:1 >"$work/o1" 2>&1; rc=$?
+  [ "$rc" = 2 ] && grep -q "sbatch refused the array job.*Invalid generic resource" "$work/o1" \
+    || { cat "$work/o1"; fail "--gres gpu:1 on a node without GPUs: exit $rc"; }
+  "$cli" grade "${args[@]}" >/dev/null 2>&1 &
+  bg=$!
+  wait_submitted
+  [ "$(squeue -h -r -j "$(cut -d' ' -f1 "$work/out/slurm/jobs.txt")" -o '%P %l' | sort -u)" = "test 7:00" ] \
+    || fail "--partition and --slurm-time did not reach the job: $(squeue -h -r -o '%P %l')"
+  kill -9 "$bg"; wait "$bg" 2>/dev/null; bg=0
+  job="$(cut -d' ' -f1 "$work/out/slurm/jobs.txt")"
+  "$cli" grade "${args[@]}" >"$work/o2" 2>"$work/e2" &
+  bg=$!
+  for _ in $(seq 1 300); do grep -q "watching" "$work/e2" && break; sleep 0.1; done
+  mv "$work/class/judy" "$work/judy"   # her task is still pending behind the array limit of 1
+  wait "$bg"; rc=$?; bg=0
+  tr '\r' '\n' <"$work/e2" | grep -v '^\[' 
+  grep -q "watching 3 task(s) that Slurm still has" "$work/e2" || fail "the restarted grader did not watch the earlier job"
+  grep -q "submitted" "$work/e2" && fail "the restarted grader submitted again"
+  [ "$rc" = 3 ] || fail "exit $rc with a failed task, expected 3"
+  grep -q "judy: Slurm task ${job}_2 ended FAILED without a journal entry" "$work/e2" \
+    || fail "judy's failed task is not named"
+  grep -q "submission judy is no longer in" "$work/out/slurm/logs/${job}_2.txt" || fail "judy's task log"
+  mv "$work/judy" "$work/class/judy"
+  [ ! -e "$work/out/gradebook.csv" ] || fail "a gradebook without judy"
+  [ "$(jobs_submitted)" = 1 ] || fail "a second job"
+  "$cli" grade "${args[@]}" >"$work/o3" 2>"$work/e3" || { cat "$work/e3"; fail "the third run exited $?"; }
+  grep -q "submitted Slurm array job [0-9]*: 1 task(s) (--array=2%1)" "$work/e3" \
+    || { cat "$work/e3"; fail "judy alone was not resubmitted"; }
+  [ "$(jobs_submitted)" = 2 ] || fail "not exactly one more job"
+  [ "$(totals "$work/out/gradebook.csv" | cut -d, -f1 | tr '\n' ' ')" = "alice heidi judy " ] \
+    || fail "the gradebook: $(totals "$work/out/gradebook.csv")"
+  ;;
+*) fail "no case $case_name" ;;
+esac
+echo "ok: $case_name"
