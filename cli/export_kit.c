@@ -167,7 +167,7 @@ int export_copy_kit(const char *root, const tl_lab *lab, const char *to, tl_erro
 
 int export_write_text(const char *path, const char *text, unsigned mode, tl_error *err)
 {
-    if (files_write_atomic(path, text, strlen(text), err) != 0)
+    if (tl_write_file_atomic(path, text, strlen(text), err) != 0)
         return -1;
     if (chmod(path, (mode_t)mode) != 0)
         return tl_error_set(err, "%s: cannot set its mode: %s", path, strerror(errno));

@@ -104,7 +104,7 @@ int export_prairielearn_results(const char *gradescope_json, const char *out, tl
     cJSON_Delete(pl);
     if (!json)
         return tl_error_set(err, "out of memory");
-    int rc = files_write_atomic(out, json, strlen(json), err);
+    int rc = tl_write_file_atomic(out, json, strlen(json), err);
     free(json);
     return rc;
 }

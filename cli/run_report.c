@@ -189,7 +189,7 @@ int run_report_write(const char *path, const run_report_meta *meta, const run_re
     fputs("</body>\n</html>\n", f);
     bool composed = !ferror(f);
     composed = fclose(f) == 0 && composed;
-    int rc = composed ? files_write_atomic(path, page, len, err)
+    int rc = composed ? tl_write_file_atomic(path, page, len, err)
                       : tl_error_set(err, "%s: cannot compose: out of memory", path);
     free(page);
     return rc;

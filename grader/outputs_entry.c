@@ -173,7 +173,7 @@ int out_commit(membuf *m, const char *path, tl_error *err)
         m->len = inert ? strlen(inert) : 0;
         composed = inert != NULL;
     }
-    int rc = composed ? files_write_atomic(path, m->buf, m->len, err)
+    int rc = composed ? tl_write_file_atomic(path, m->buf, m->len, err)
                       : tl_error_set(err, "%s: cannot write: out of memory", path);
     free(m->buf);
     return rc;

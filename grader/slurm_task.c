@@ -67,7 +67,7 @@ int grade_slurm_write_grading(const grade_context *c, const submission *subs, in
         return -1;
     if (!text)
         return tl_error_set(err, "out of memory");
-    rc = files_write_atomic(path, text, strlen(text), err);
+    rc = tl_write_file_atomic(path, text, strlen(text), err);
     free(text);
     return rc;
 }
@@ -95,7 +95,7 @@ int grade_slurm_write_script(const char *grading, const char *path, tl_error *er
                      root, cli, grading);
     if (n < 0 || (size_t)n >= sizeof text)
         return tl_error_set(err, "%s: the paths are too long", path);
-    if (files_write_atomic(path, text, (size_t)n, err) != 0)
+    if (tl_write_file_atomic(path, text, (size_t)n, err) != 0)
         return -1;
     return chmod(path, 0755) == 0 ? 0 : tl_error_set(err, "%s: cannot make it executable", path);
 }

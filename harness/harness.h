@@ -113,6 +113,12 @@ int tl_matrix_read_result(const char *path, tl_matrix *out, tl_error *err);
 /* tl_matrix_read from bytes already in memory; `name` is used in error messages. */
 int tl_matrix_parse(const char *name, const void *bytes, size_t len, tl_matrix *out, tl_error *err);
 
+/* Writes `len` bytes to `path` atomically: a temporary file beside it, then rename, so a reader
+ * sees the old file or the whole new one. A new file gets the permissions fopen would give it, a
+ * replaced one keeps its own. -1 with err ("PATH: what failed: why") and no temporary left
+ * behind on failure. */
+int tl_write_file_atomic(const char *path, const void *data, size_t len, tl_error *err);
+
 /* Writes atomically (a temporary file in the same folder, then rename), so a reader never sees
  * half a file. Text uses 9 significant digits: every float32 reads back bit-identical. NaN and
  * Inf are written too (as nan/inf), so a broken kernel's output can be saved and looked at,

@@ -13,10 +13,6 @@ char *files_read(const char *path, size_t *len);
 void files_remove_tree(const char *dir);
 /* Copies a file; 0 on success. */
 int files_copy(const char *from, const char *to);
-/* Writes `len` bytes to `path` atomically: a temporary file beside it (0666 less the umask),
- * then rename, so a reader sees the old file or the whole new one. -1 with err ("PATH: what
- * failed: why") and no temporary left behind on failure. */
-int files_write_atomic(const char *path, const void *data, size_t len, tl_error *err);
 
 /* ---- files a submission controls (files_untrusted.c) ------------------------------------ */
 /* Messages name the path made inert (tl_text_line): a submission chooses its file names. */

@@ -69,3 +69,20 @@ fail:
     free(tmp);
     return tl_error_set(err, "%s: %s: %s", nm, step, strerror(e));
 }
+
+typedef struct bytes {
+    const void *data;
+    size_t len;
+} bytes;
+
+static int write_bytes(FILE *f, const void *ctx)
+{
+    const bytes *b = ctx;
+    return fwrite(b->data, 1, b->len, f) == b->len ? 0 : -1;
+}
+
+int tl_write_file_atomic(const char *path, const void *data, size_t len, tl_error *err)
+{
+    bytes b = {data, len};
+    return harness_write_atomic(path, path, write_bytes, &b, err);
+}

@@ -241,7 +241,7 @@ Test(write_atomic, replaces_whole_and_leaves_no_temporary)
     write_file("page.html", "an old and rather longer page");
     struct stat before, after;
     cr_assert_eq(stat(at("page.html"), &before), 0);
-    cr_assert_eq(files_write_atomic(at("page.html"), "new", 3, &err), 0, "%s", err.msg);
+    cr_assert_eq(tl_write_file_atomic(at("page.html"), "new", 3, &err), 0, "%s", err.msg);
     cr_assert_eq(stat(at("page.html"), &after), 0);
     cr_expect_neq(before.st_ino, after.st_ino);
     size_t len = 0;
@@ -254,7 +254,7 @@ Test(write_atomic, replaces_whole_and_leaves_no_temporary)
         entries += e->d_name[0] != '.';
     closedir(d);
     cr_expect_eq(entries, 1, "a temporary file was left behind");
-    cr_assert_eq(files_write_atomic(at("none/page.html"), "x", 1, &err), -1);
+    cr_assert_eq(tl_write_file_atomic(at("none/page.html"), "x", 1, &err), -1);
     cr_expect_not_null(strstr(err.msg, "none/page.html: cannot create a temporary file"), "%s",
                        err.msg);
 }
