@@ -400,8 +400,7 @@ int grade_slurm(const grade_context *c, const submission *subs, int n, tl_error 
                 "outputs written. Run the same command again to resubmit them\n", n - done, n);
         rc = GRADE_TASKS_FAILED;
     }
-    for (int j = 0; j < w->njobs; j++)
-    {
+    for (int j = 0; j < w->njobs; j++) {
         free(w->jobs[j].state);
         free(w->jobs[j].in_array);
     }

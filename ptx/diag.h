@@ -29,6 +29,9 @@ void diag_finding(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx_ins
  * when there is none yet (then the caller makes it, with a detail worth building once). */
 bool diag_count_known(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx_insn *in,
                       const ptx_insn *in2);
+/* A race between two warps' accesses to one shared word (diag_race.c): a finding whose detail
+ * names the __syncthreads() that is missing, by its lines. `what` says which accesses met. */
+void diag_shared_race(block_ctx *b, int pc1, int pc2, int tid1, int tid2, const char *what);
 /* The longest detail text a finding keeps. */
 #define DIAG_DETAIL_MAX 320
 
