@@ -266,7 +266,7 @@ static void print_line(const runner_result *r, bool emulated)
         printf("; worst at (row %d, col %d): got %.9g, expected %.9g", c->worst.row,
                c->worst.col, (double)c->worst.got, (double)c->worst.expected);
     putchar('\n');
-    if (r->hint)
+    if (r->hint[0])
         printf("        hint: %s\n", r->hint);
 }
 

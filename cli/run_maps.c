@@ -111,7 +111,7 @@ void run_maps_dataset(run_maps *m, const char *dir, tl_size shape, const runner_
     m->n++;
     e->size = shape;
     e->verdict = r->verdict;
-    snprintf(e->hint, sizeof e->hint, "%s", r->hint ? r->hint : "");
+    snprintf(e->hint, sizeof e->hint, "%s", r->hint);
     snprintf(e->detail, sizeof e->detail, "%s", r->detail);
     /* Nothing to draw on (--json without --report): the map is not worth its check. */
     if ((r->verdict == TL_VERDICT_WRONG || r->verdict == TL_VERDICT_UNSAFE) &&

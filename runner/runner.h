@@ -238,10 +238,7 @@ typedef struct runner_call_result {
 typedef struct runner_result {
     tl_verdict verdict;       /* the submission's: its checked call and timed repetitions */
     char detail[768];
-    /* A hint for a wrong result, or NULL: static text, or hint_text of this same result (a copy
-     * of the struct must not outlive it). */
-    const char *hint;
-    char hint_text[640];
+    char hint[640];           /* a hint for a wrong result; empty: none */
     tl_size shape;
     char device[128];
     runner_call_result calls[CAPLOG_CALL_KINDS];

@@ -24,7 +24,7 @@ char *runner_result_json(const runner_result *r, const char *dataset_name)
     cJSON_AddStringToObject(o, "dataset", dataset_name ? dataset_name : "");
     cJSON_AddStringToObject(o, "verdict", tl_verdict_name(r->verdict));
     cJSON_AddStringToObject(o, "detail", r->detail);
-    if (r->hint)
+    if (r->hint[0])
         cJSON_AddStringToObject(o, "hint", r->hint);
     cJSON *shape = cJSON_AddObjectToObject(o, "shape");
     cJSON_AddNumberToObject(shape, "m", r->shape.m);

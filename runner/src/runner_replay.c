@@ -467,9 +467,11 @@ static void conclude(const tl_lab *lab, runner_result *out)
         snprintf(out->detail, sizeof out->detail, "all %lld elements within the fp32 error bound "
                  "in %d checked run(s)", (long long)main->check.checked,
                  main->runs_checked + (main != launch ? launch->runs_checked : 0));
-    if (out->verdict == TL_VERDICT_WRONG)
-        out->hint = tl_check_report_hint(main->verdict == TL_VERDICT_WRONG ? &main->check
-                                                                           : &launch->check);
+    const char *hint = out->verdict == TL_VERDICT_WRONG
+                           ? tl_check_report_hint(main->verdict == TL_VERDICT_WRONG ? &main->check
+                                                                                    : &launch->check)
+                           : NULL;
+    snprintf(out->hint, sizeof out->hint, "%s", hint ? hint : "");
     if (launch->timed && launch->ms.median > 0 && out->verdict == TL_VERDICT_PASS)
         out->gflops = tl_gflops(out->shape.m, out->shape.k, out->shape.n, launch->ms.median * 1e-3);
 }
@@ -489,11 +491,10 @@ static void name_failed_launch(const tl_lab *lab, const runner_capture *cap,
         return;
     /* The text came from the student's process: shown, never obeyed. */
     char *inert = tl_text_line(c->launch_failed, strlen(c->launch_failed));
-    snprintf(out->hint_text, sizeof out->hint_text, "the launch of %.400s, so none of its blocks "
+    snprintf(out->hint, sizeof out->hint, "the launch of %.400s, so none of its blocks "
              "ran (on a GPU it fails with cudaErrorInvalidConfiguration, which "
              "cudaGetLastError() returns)", inert ? inert : "a kernel failed");
     free(inert);
-    out->hint = out->hint_text;
 }
 
 int runner_replay(const runner_config *c, const runner_program *p, const runner_capture *cap,

@@ -95,7 +95,7 @@ int runner_safety_save(const runner_config *c, const runner_program *p, const ru
     int n = cJSON_GetArraySize(findings);
     if (n > 0) {
         out->verdict = TL_VERDICT_UNSAFE;
-        out->hint = NULL; /* the findings explain the result; a hint drawn from P would guess */
+        out->hint[0] = '\0'; /* the findings explain the result; a hint drawn from P would guess */
         out->diagnosis = text; /* so that they are shown without another replay */
         text = NULL;
         describe(cJSON_GetArrayItem(findings, 0), n - 1, out->detail, sizeof out->detail);
