@@ -96,6 +96,7 @@ expect embed_answer 10 10 "pass wrong wrong wrong" no
 expect exit_second_call 10 10 "$(all crash)" no
 expect exit_first_call 10 10 "$(all crash)" no
 expect unlink_files 10 10 "$(all pass)" yes
+expect forge_journal 10 0 "$(all wrong)" no
 expect include_passwd 0 10 "$(all build-failed)" no
 expect include_dev_zero 0 10 "$(all build-failed)" no
 expect markup_in_error 0 10 "$(all build-failed)" no

@@ -70,6 +70,28 @@ class)
     || fail "the Slurm gradebook's totals differ from a local grading's"
   [ "$(totals "$work/out/gradebook.csv" | grep -c .)" = 10 ] || fail "not ten students"
   ;;
+attacks)
+  # Submissions that go after what a Slurm grading keeps on the shared file system: forge_journal
+  # writes a full-marks journal entry wherever it might be (Slurm's submit folder included),
+  # unlink_files deletes result files. Each gets exactly its local grade: forge_journal 10.
+  slurm_start "$work/cluster" || exit $?
+  mkdir "$work/class"
+  for s in alice_control forge_journal unlink_files; do
+    cp -r "$root/tests/adversarial/02-tiled/$s" "$work/class/"
+  done
+  (cd "$work" && "$cli" grade "$work/class" --lab 02 --backend cpu --timeout 10 --slurm \
+    --out "$work/out" >"$work/stdout" 2>"$work/stderr") || { cat "$work/stderr"; fail "grade --slurm exited $?"; }
+  cat "$work/stdout"
+  [ "$(totals "$work/out/gradebook.csv" | grep '^forge_journal,')" = "forge_journal,10" ] \
+    || fail "forge_journal: $(totals "$work/out/gradebook.csv" | grep forge_journal), expected 10"
+  ! grep -rq '"total":100,"max":100' "$work/out/journal" || fail "a forged journal entry is in the journal"
+  mkdir "$work/local"
+  cp "$work/out/.performance-seed" "$work/local/"
+  "$cli" grade "$work/class" --lab 02 --backend cpu --timeout 10 --quiet --out "$work/local" \
+    >/dev/null 2>"$work/local.err" || { cat "$work/local.err"; fail "local grading"; }
+  diff <(totals "$work/local/gradebook.csv") <(totals "$work/out/gradebook.csv") \
+    || fail "the Slurm gradebook's totals differ from a local grading's"
+  ;;
 restart)
   # Kill the grader after it submitted: running it again submits nothing that Slurm still has,
   # and finishes. A task that fails meanwhile (judy's folder gone when it starts) is named with
