@@ -26,6 +26,15 @@ typedef wbLogLevel_t gpuTKLogLevel_t;
 #define gpuTKArg_getExpectedOutputFile wbArg_getExpectedOutputFile
 #define gpuTKArg_getType wbArg_getType
 
+typedef wbImage_t gpuTKImage_t;
+#define gpuTKImage_new wbImage_new
+#define gpuTKImage_delete wbImage_delete
+#define gpuTKImage_getWidth wbImage_getWidth
+#define gpuTKImage_getHeight wbImage_getHeight
+#define gpuTKImage_getChannels wbImage_getChannels
+#define gpuTKImage_getPitch wbImage_getPitch
+#define gpuTKImage_getData wbImage_getData
+
 #define gpuTKImport wbImport
 #define gpuTKExport wbExport
 #define gpuTKSolution wbSolution

@@ -89,6 +89,26 @@ void tl_wb_log(wbLogLevel_t level, const char *msg);
 /* Forgets the arguments and timers (for tests that call wbArg_read more than once). */
 void tl_wb_reset(void);
 
+/* libwb's image: width x height pixels of `channels` floats each (1 gray, 3 RGB), values in
+ * [0, 1], interleaved, row after row; pitch is floats per row (width * channels). */
+typedef struct tl_wb_image {
+    int width, height, channels, pitch;
+    float *data;
+} tl_wb_image;
+typedef tl_wb_image *wbImage_t;
+
+/* A new image holding zeros; exits with status 2 on a size that is not positive or too large. */
+wbImage_t tl_wb_image_new(int width, int height, int channels);
+void tl_wb_image_delete(wbImage_t image);
+/* Reads a PPM (P6 or P3, 3 channels) or PGM (P5 or P2, 1 channel) image, any maxval up to
+ * 65535, into floats value / maxval. Bad input: one line naming the file and place, status 2. */
+wbImage_t tl_wb_import_image(const char *file);
+/* Writes a binary PPM (3 channels) or PGM (1 channel) with maxval 255, atomically. */
+void tl_wb_export_image(const char *file, wbImage_t image);
+/* Checks the image against the expected image named by -e (shape, then libwb's rule per
+ * value) and prints the report as tl_wb_solution does. */
+bool tl_wb_solution_image(wbArg_t args, wbImage_t image);
+
 #ifdef __cplusplus
 } /* extern "C" */
 
@@ -156,6 +176,22 @@ inline wbBool wbSolution(wbArg_t args, const void *data, int length)
 {
     return tl_wb_solution(args, data, length, 1);
 }
+
+inline wbImage_t wbImage_new(int width, int height, int channels)
+{
+    return tl_wb_image_new(width, height, channels);
+}
+inline wbImage_t wbImage_new(int width, int height) { return tl_wb_image_new(width, height, 3); }
+inline void wbImage_delete(wbImage_t image) { tl_wb_image_delete(image); }
+inline int wbImage_getWidth(wbImage_t image) { return image->width; }
+inline int wbImage_getHeight(wbImage_t image) { return image->height; }
+inline int wbImage_getChannels(wbImage_t image) { return image->channels; }
+inline int wbImage_getPitch(wbImage_t image) { return image->pitch; }
+inline float *wbImage_getData(wbImage_t image) { return image->data; }
+/* One argument: an image file (libwb reads the kind from the extension). */
+inline wbImage_t wbImport(const char *file) { return tl_wb_import_image(file); }
+inline void wbExport(const char *file, wbImage_t image) { tl_wb_export_image(file, image); }
+inline wbBool wbSolution(wbArg_t args, wbImage_t image) { return tl_wb_solution_image(args, image); }
 
 #define wbTime_start(kind, ...) \
     tl_wb_time_start(wbTimerKind_##kind, tl_wb_concat(__VA_ARGS__).c_str())
