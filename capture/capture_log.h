@@ -20,12 +20,22 @@
  *                                 one ARG per kernel parameter: pieces joined by ",", each
  *                                 x<hex bytes> or @BUF:OFF (an 8-byte pointer into BUF)
  *   free BUF
+ *   input I KIND BYTES            (program calls, before any operation) host input hI<I> as
+ *                                 the program imported it: KIND real, integer, text or image
+ *   answer SIZE OFF BYTES         (program calls, before any operation) hO, the SIZE bytes the
+ *                                 device copies wrote around the answer, which is BYTES at OFF
  *   refused TEXT                  the host code asked for something grading does not allow
  *   end                           the end of the call
  *   done                          the end of the log; without it the program stopped early
  * BUF: M N P (the harness's device matrices, in launch and baseline calls), hM hN hP (lab 01's
  * host matrices, in host calls: copies go from hM or hN to the device, or from the device to
  * hP) and a<n>. Offsets and counts are bytes; OFF of a pointer may be negative.
+ *
+ * A program call (a libwb program's whole main, graded as it is) has no harness matrices: its
+ * host inputs hI0, hI1, ... are what the program imported (the replayer fills them from the
+ * dataset), hO is where the device's results land for the answer the program hands to
+ * wbSolution, and v<n> names the module's n-th variable (cudaMemcpyToSymbol). Copies go device
+ * to device, from an hI to the device or a variable, or from the device to hO.
  */
 #ifndef TILELAB_CAPTURE_LOG_H
 #define TILELAB_CAPTURE_LOG_H
@@ -50,21 +60,38 @@ extern "C" {
 #define CAPLOG_MAX_ARG_BYTES 4096     /* a launch's parameters together */
 #define CAPLOG_MAX_ALLOC_BYTES (UINT64_C(1) << 34) /* 16 GiB: one cudaMalloc */
 #define CAPLOG_MAX_REFUSAL 400
+#define CAPLOG_MAX_INPUTS 8           /* host inputs of a program call */
+#define CAPLOG_MAX_HOST_BYTES (UINT64_C(1) << 32) /* one host input, or hO */
 
 /* Buffers: the harness's, then a<n> as CAPLOG_BUF_ALLOC + n - 1. */
 typedef enum caplog_buf {
     CAPLOG_BUF_NONE = 0,
     CAPLOG_BUF_M, CAPLOG_BUF_N, CAPLOG_BUF_P,
     CAPLOG_BUF_HOST_M, CAPLOG_BUF_HOST_N, CAPLOG_BUF_HOST_P,
-    CAPLOG_BUF_ALLOC = 16
+    CAPLOG_BUF_INPUT,                                   /* hI0 ... hI7 */
+    CAPLOG_BUF_ANSWER = CAPLOG_BUF_INPUT + CAPLOG_MAX_INPUTS, /* hO */
+    CAPLOG_BUF_ALLOC = 16,
+    CAPLOG_BUF_VAR = 1 << 16                            /* v<n>: CAPLOG_BUF_VAR + n - 1 */
 } caplog_buf;
 
 typedef enum caplog_call_kind {
     CAPLOG_CALL_LAUNCH = 0, /* launch_matmul on the harness's device M, N, P */
     CAPLOG_CALL_HOST,       /* lab 01's matmul_on_device on host matrices */
     CAPLOG_CALL_BASELINE,   /* lab 05's launch_matmul_baseline */
+    CAPLOG_CALL_PROGRAM,    /* a whole libwb program, main to wbSolution (J K L are 1 1 1) */
     CAPLOG_CALL_KINDS
 } caplog_call_kind;
+
+/* How a program imported a host input: the bytes the replayer must give it. */
+typedef enum caplog_input_kind {
+    CAPLOG_INPUT_REAL = 0, /* float32 values */
+    CAPLOG_INPUT_INTEGER,  /* int32 values */
+    CAPLOG_INPUT_TEXT,     /* the file's bytes */
+    CAPLOG_INPUT_IMAGE,    /* float32 pixels, channels interleaved */
+    CAPLOG_INPUT_KINDS
+} caplog_input_kind;
+
+const char *caplog_input_kind_name(caplog_input_kind kind);
 
 typedef enum caplog_op_kind { CAPLOG_MEMSET, CAPLOG_COPY, CAPLOG_LAUNCH, CAPLOG_FREE } caplog_op_kind;
 
@@ -110,6 +137,13 @@ typedef struct caplog_call {
      * block dimension of 0, too many threads), what it asked for and why. Not replayed; the
      * runner names it when nothing was written. */
     char launch_failed[CAPLOG_MAX_REFUSAL];
+    /* Program calls only. */
+    int ninputs;
+    caplog_input_kind input_kind[CAPLOG_MAX_INPUTS];
+    uint64_t input_bytes[CAPLOG_MAX_INPUTS];
+    bool answered;                       /* the program called wbSolution */
+    uint64_t out_bytes;                  /* hO */
+    uint64_t answer_offset, answer_bytes;
 } caplog_call;
 
 typedef struct caplog {
@@ -140,6 +174,11 @@ caplog_call *caplog_begin_call(caplog *log, caplog_call_kind kind, int j, int k,
                                tl_error *err);
 /* Appends to the last call, which must not have ended. A launch's arrays are copied. */
 int caplog_add_op(caplog *log, const caplog_op *op, tl_error *err);
+/* Program calls: declares the next host input (hI<ninputs>) or the answer of the open call
+ * (the writer puts both before the call's operations). -1 with err filled past a limit. */
+int caplog_add_input(caplog *log, caplog_input_kind kind, uint64_t bytes, tl_error *err);
+int caplog_set_answer(caplog *log, uint64_t out_bytes, uint64_t offset, uint64_t bytes,
+                      tl_error *err);
 /* Notes a launch that failed in the open call (none open: nothing); the first one stays. */
 void caplog_launch_failed(caplog *log, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -173,7 +212,9 @@ const char *caplog_launch_problem(const caplog_launch *l, uint32_t max_dynamic_s
 #define CAPLOG_MAX_DYNAMIC_SHARED (227u * 1024)
 
 const char *caplog_call_kind_name(caplog_call_kind kind);
-/* "M", "hP", "a3", ... */
+/* Whether a buffer is host memory (hM hN hP hI<i> hO). */
+bool caplog_is_host(int buf);
+/* "M", "hP", "a3", "hI0", "hO", "v2", ... */
 void caplog_buf_name(int buf, char *out, size_t size);
 /* The size of a buffer for a call's problem (M is j x k floats, ...), or of an allocation. */
 uint64_t caplog_buf_size(const caplog *log, const caplog_call *call, int buf);

@@ -7,7 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const call_kinds[CAPLOG_CALL_KINDS] = {"launch", "host", "baseline"};
+static const char *const call_kinds[CAPLOG_CALL_KINDS] = {"launch", "host", "baseline",
+                                                            "program"};
+static const char *const input_kinds[CAPLOG_INPUT_KINDS] = {"real", "integer", "text", "image"};
+
+const char *caplog_input_kind_name(caplog_input_kind kind)
+{
+    return kind >= 0 && kind < CAPLOG_INPUT_KINDS ? input_kinds[kind] : "?";
+}
 
 const char *caplog_call_kind_name(caplog_call_kind kind)
 {
@@ -17,13 +24,19 @@ const char *caplog_call_kind_name(caplog_call_kind kind)
 void caplog_buf_name(int buf, char *out, size_t size)
 {
     static const char *const fixed[] = {"?", "M", "N", "P", "hM", "hN", "hP"};
-    if (buf >= CAPLOG_BUF_ALLOC)
+    if (buf >= CAPLOG_BUF_VAR)
+        snprintf(out, size, "v%d", buf - CAPLOG_BUF_VAR + 1);
+    else if (buf >= CAPLOG_BUF_ALLOC)
         snprintf(out, size, "a%d", buf - CAPLOG_BUF_ALLOC + 1);
+    else if (buf >= CAPLOG_BUF_INPUT && buf < CAPLOG_BUF_ANSWER)
+        snprintf(out, size, "hI%d", buf - CAPLOG_BUF_INPUT);
+    else if (buf == CAPLOG_BUF_ANSWER)
+        snprintf(out, size, "hO");
     else
         snprintf(out, size, "%s", buf > 0 && buf <= CAPLOG_BUF_HOST_P ? fixed[buf] : "?");
 }
 
-static bool is_host(int buf) { return buf >= CAPLOG_BUF_HOST_M && buf <= CAPLOG_BUF_HOST_P; }
+bool caplog_is_host(int buf) { return buf >= CAPLOG_BUF_HOST_M && buf <= CAPLOG_BUF_ANSWER; }
 
 uint64_t caplog_buf_size(const caplog *log, const caplog_call *call, int buf)
 {
@@ -32,21 +45,16 @@ uint64_t caplog_buf_size(const caplog *log, const caplog_call *call, int buf)
     case CAPLOG_BUF_M: case CAPLOG_BUF_HOST_M: return 4 * j * k;
     case CAPLOG_BUF_N: case CAPLOG_BUF_HOST_N: return 4 * k * l;
     case CAPLOG_BUF_P: case CAPLOG_BUF_HOST_P: return 4 * j * l;
+    case CAPLOG_BUF_ANSWER: return call->kind == CAPLOG_CALL_PROGRAM ? call->out_bytes : 0;
     default:
+        if (buf >= CAPLOG_BUF_VAR)
+            return buf - CAPLOG_BUF_VAR < log->nvars ? log->var_sizes[buf - CAPLOG_BUF_VAR] : 0;
         if (buf >= CAPLOG_BUF_ALLOC && buf - CAPLOG_BUF_ALLOC < log->nallocs)
             return log->alloc_sizes[buf - CAPLOG_BUF_ALLOC];
+        if (buf >= CAPLOG_BUF_INPUT && buf - CAPLOG_BUF_INPUT < call->ninputs)
+            return call->input_bytes[buf - CAPLOG_BUF_INPUT];
         return 0;
     }
-}
-
-/* Whether a call of this kind may name the buffer. */
-static bool buf_allowed(const caplog *log, const caplog_call *call, int buf)
-{
-    if (buf >= CAPLOG_BUF_ALLOC)
-        return buf - CAPLOG_BUF_ALLOC < log->nallocs;
-    if (call->kind == CAPLOG_CALL_HOST)
-        return is_host(buf);
-    return buf >= CAPLOG_BUF_M && buf <= CAPLOG_BUF_P;
 }
 
 const char *caplog_launch_problem(const caplog_launch *l, uint32_t max_dynamic_shared)
@@ -285,6 +293,40 @@ void caplog_refuse(caplog *log, const char *fmt, ...)
     va_end(ap);
 }
 
+int caplog_add_input(caplog *log, caplog_input_kind kind, uint64_t bytes, tl_error *err)
+{
+    caplog_call *c = open_call(log);
+    if (!c || c->kind != CAPLOG_CALL_PROGRAM)
+        return tl_error_set(err, "an input outside a program call");
+    if (c->ninputs == CAPLOG_MAX_INPUTS)
+        return tl_error_set(err, "more than %d imported inputs", CAPLOG_MAX_INPUTS);
+    if (bytes > CAPLOG_MAX_HOST_BYTES)
+        return tl_error_set(err, "an input of more than %llu bytes",
+                            (unsigned long long)CAPLOG_MAX_HOST_BYTES);
+    c->input_kind[c->ninputs] = kind;
+    c->input_bytes[c->ninputs++] = bytes;
+    return 0;
+}
+
+int caplog_set_answer(caplog *log, uint64_t out_bytes, uint64_t offset, uint64_t bytes,
+                      tl_error *err)
+{
+    caplog_call *c = open_call(log);
+    if (!c || c->kind != CAPLOG_CALL_PROGRAM)
+        return tl_error_set(err, "an answer outside a program call");
+    if (c->answered)
+        return tl_error_set(err, "a second answer (wbSolution called again)");
+    if (out_bytes > CAPLOG_MAX_HOST_BYTES || offset > out_bytes || bytes > out_bytes - offset)
+        return tl_error_set(err, "an answer of %llu bytes at %llu outside its %llu-byte buffer",
+                            (unsigned long long)bytes, (unsigned long long)offset,
+                            (unsigned long long)out_bytes);
+    c->answered = true;
+    c->out_bytes = out_bytes;
+    c->answer_offset = offset;
+    c->answer_bytes = bytes;
+    return 0;
+}
+
 void caplog_end_call(caplog *log)
 {
     caplog_call *c = open_call(log);
@@ -350,6 +392,12 @@ int caplog_write(FILE *out, const caplog *log)
     for (int i = 0; i < log->ncalls; i++) {
         const caplog_call *c = &log->calls[i];
         fprintf(out, "call %s %d %d %d\n", caplog_call_kind_name(c->kind), c->j, c->k, c->l);
+        for (int in = 0; in < c->ninputs; in++)
+            fprintf(out, "input %d %s %llu\n", in, caplog_input_kind_name(c->input_kind[in]),
+                    (unsigned long long)c->input_bytes[in]);
+        if (c->answered)
+            fprintf(out, "answer %llu %llu %llu\n", (unsigned long long)c->out_bytes,
+                    (unsigned long long)c->answer_offset, (unsigned long long)c->answer_bytes);
         for (int o = 0; o < c->nops; o++) {
             const caplog_op *op = &c->ops[o];
             char name[16];
@@ -386,337 +434,3 @@ int caplog_write(FILE *out, const caplog *log)
     return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }
 
-/* ---- reading ----------------------------------------------------------------------------- */
-
-#define MAX_FIELDS (8 + CAPLOG_MAX_ARGS)
-
-typedef struct reader {
-    const char *name;
-    int line;
-    tl_error *err;
-    caplog *log;
-} reader;
-
-static int bad(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int bad(reader *r, const char *fmt, ...)
-{
-    char msg[600];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return tl_error_set(r->err, "%.100s:%d: %s", r->name, r->line, msg);
-}
-
-static int number(reader *r, const char *text, uint64_t max, uint64_t *out)
-{
-    if (!isdigit((unsigned char)text[0]) || (text[0] == '0' && text[1]))
-        return bad(r, "expected a number, found \"%.40s\"", text);
-    errno = 0;
-    char *end = NULL;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || *end || v > max)
-        return bad(r, "expected a number up to %llu, found \"%.40s\"", (unsigned long long)max, text);
-    *out = v;
-    return 0;
-}
-
-static int offset_of(reader *r, const char *text, int64_t *out)
-{
-    bool neg = text[0] == '-';
-    uint64_t v;
-    if (number(r, text + neg, UINT64_C(1) << 40, &v) != 0)
-        return -1;
-    *out = neg ? -(int64_t)v : (int64_t)v;
-    return 0;
-}
-
-static int buffer(reader *r, const caplog_call *call, const char *text, int *out)
-{
-    static const char *const fixed[] = {"M", "N", "P", "hM", "hN", "hP"};
-    int buf = CAPLOG_BUF_NONE;
-    for (int i = 0; i < 6; i++)
-        if (strcmp(text, fixed[i]) == 0)
-            buf = CAPLOG_BUF_M + i;
-    uint64_t n;
-    if (buf == CAPLOG_BUF_NONE && text[0] == 'a' && isdigit((unsigned char)text[1]) &&
-        number(r, text + 1, CAPLOG_MAX_ALLOCS, &n) == 0 && n >= 1)
-        buf = CAPLOG_BUF_ALLOC + (int)n - 1;
-    if (buf == CAPLOG_BUF_NONE)
-        return bad(r, "expected a buffer (M, N, P, hM, hN, hP or a<n>), found \"%.40s\"", text);
-    if (!buf_allowed(r->log, call, buf))
-        return bad(r, "buffer %.40s does not exist in a %s call", text,
-                   caplog_call_kind_name(call->kind));
-    *out = buf;
-    return 0;
-}
-
-/* A buffer range [off, off+count) that must lie inside the buffer. */
-static int range(reader *r, const caplog_call *call, char **f, uint64_t count, caplog_ref *out)
-{
-    if (buffer(r, call, f[0], &out->buf) != 0 || offset_of(r, f[1], &out->offset) != 0)
-        return -1;
-    uint64_t size = caplog_buf_size(r->log, call, out->buf);
-    if (out->offset < 0 || (uint64_t)out->offset > size || count > size - (uint64_t)out->offset)
-        return bad(r, "%llu bytes at offset %lld pass the end of %s (%llu bytes)",
-                   (unsigned long long)count, (long long)out->offset, f[0],
-                   (unsigned long long)size);
-    return 0;
-}
-
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return -1;
-}
-
-/* One argument: pieces x<hex> and @BUF:OFF joined by commas. */
-static int argument(reader *r, const caplog_call *call, char *text, caplog_launch *l)
-{
-    uint32_t start = l->nbytes;
-    for (char *piece = text; piece;) {
-        char *comma = strchr(piece, ',');
-        if (comma)
-            *comma = '\0';
-        if (piece[0] == 'x') {
-            size_t n = strlen(piece + 1);
-            if (n == 0 || n % 2)
-                return bad(r, "argument bytes must be pairs of hex digits");
-            if (l->nbytes + n / 2 > CAPLOG_MAX_ARG_BYTES)
-                return bad(r, "the parameters are larger than %d bytes", CAPLOG_MAX_ARG_BYTES);
-            for (size_t i = 0; i < n; i += 2) {
-                int hi = hex_value(piece[1 + i]), lo = hex_value(piece[2 + i]);
-                if (hi < 0 || lo < 0)
-                    return bad(r, "argument bytes must be lowercase hex digits");
-                l->bytes[l->nbytes++] = (uint8_t)(hi << 4 | lo);
-            }
-        } else if (piece[0] == '@') {
-            char *colon = strchr(piece, ':');
-            if (!colon)
-                return bad(r, "a pointer argument is @BUF:OFFSET");
-            *colon = '\0';
-            caplog_reloc *rel = &l->relocs[l->nrelocs];
-            if (l->nbytes + 8 > CAPLOG_MAX_ARG_BYTES)
-                return bad(r, "the parameters are larger than %d bytes", CAPLOG_MAX_ARG_BYTES);
-            if (buffer(r, call, piece + 1, &rel->ref.buf) != 0 ||
-                offset_of(r, colon + 1, &rel->ref.offset) != 0)
-                return -1;
-            if (is_host(rel->ref.buf))
-                return bad(r, "a kernel argument points into host memory (%s)", piece + 1);
-            rel->at = l->nbytes;
-            memset(l->bytes + l->nbytes, 0, 8);
-            l->nbytes += 8;
-            l->nrelocs++;
-        } else {
-            return bad(r, "expected an argument piece x<hex> or @BUF:OFFSET, found \"%.40s\"",
-                       piece);
-        }
-        piece = comma ? comma + 1 : NULL;
-    }
-    l->arg_size[l->nargs++] = l->nbytes - start;
-    return 0;
-}
-
-static int read_launch(reader *r, caplog_call *call, char **f, int n)
-{
-    if (n < 9)
-        return bad(r, "launch needs a kernel, 3 grid and 3 block sizes and the shared bytes");
-    static uint32_t arg_size[CAPLOG_MAX_ARGS];
-    static uint8_t bytes[CAPLOG_MAX_ARG_BYTES];
-    static caplog_reloc relocs[CAPLOG_MAX_ARG_BYTES / 8];
-    caplog_launch l = {0};
-    l.arg_size = arg_size;
-    l.bytes = bytes;
-    l.relocs = relocs;
-    uint64_t v;
-    if (r->log->nkernels == 0)
-        return bad(r, "a launch, but no kernel was registered");
-    if (number(r, f[1], (uint64_t)r->log->nkernels - 1, &v) != 0)
-        return -1;
-    l.kernel = (int)v;
-    for (int i = 0; i < 7; i++) {
-        if (number(r, f[2 + i], UINT32_MAX, &v) != 0)
-            return -1;
-        if (i < 3)
-            l.grid[i] = (uint32_t)v;
-        else if (i < 6)
-            l.block[i - 3] = (uint32_t)v;
-        else
-            l.shared = (uint32_t)v;
-    }
-    if (n - 9 > CAPLOG_MAX_ARGS)
-        return bad(r, "more than %d kernel arguments", CAPLOG_MAX_ARGS);
-    for (int a = 9; a < n; a++)
-        if (argument(r, call, f[a], &l) != 0)
-            return -1;
-    caplog_op op = {.kind = CAPLOG_LAUNCH, .launch = &l};
-    return caplog_add_op(r->log, &op, r->err) == 0 ? 0 : bad(r, "%s", r->err->msg);
-}
-
-static int read_in_call(reader *r, caplog_call *call, char **f, int n, const char *rest)
-{
-    caplog_op op = {0};
-    uint64_t v;
-    if (strcmp(f[0], "memset") == 0 && n == 5) {
-        op.kind = CAPLOG_MEMSET;
-        if (number(r, f[3], 255, &v) != 0)
-            return -1;
-        op.value = (int)v;
-        if (number(r, f[4], UINT64_C(1) << 40, &op.count) != 0 ||
-            range(r, call, f + 1, op.count, &op.dst) != 0)
-            return -1;
-        if (is_host(op.dst.buf))
-            return bad(r, "memset of host memory is not recorded");
-    } else if (strcmp(f[0], "copy") == 0 && n == 6) {
-        op.kind = CAPLOG_COPY;
-        if (number(r, f[5], UINT64_C(1) << 40, &op.count) != 0 ||
-            range(r, call, f + 1, op.count, &op.dst) != 0 ||
-            range(r, call, f + 3, op.count, &op.src) != 0)
-            return -1;
-        bool to_host = is_host(op.dst.buf), from_host = is_host(op.src.buf);
-        if ((to_host && (op.dst.buf != CAPLOG_BUF_HOST_P || from_host)) ||
-            (from_host && op.src.buf == CAPLOG_BUF_HOST_P))
-            return bad(r, "copies go device to device, from hM or hN to the device, or from "
-                          "the device to hP");
-    } else if (strcmp(f[0], "launch") == 0) {
-        return read_launch(r, call, f, n);
-    } else if (strcmp(f[0], "free") == 0 && n == 2) {
-        op.kind = CAPLOG_FREE;
-        if (buffer(r, call, f[1], &op.dst.buf) != 0)
-            return -1;
-        if (op.dst.buf < CAPLOG_BUF_ALLOC)
-            return bad(r, "only a<n> buffers are freed");
-    } else if (strcmp(f[0], "refused") == 0) {
-        caplog_refuse(r->log, "%s", rest);
-        return 0;
-    } else if (strcmp(f[0], "failed") == 0) {
-        caplog_launch_failed(r->log, "%s", rest);
-        return 0;
-    } else if (strcmp(f[0], "end") == 0 && n == 1) {
-        caplog_end_call(r->log);
-        return 0;
-    } else {
-        return bad(r, "unexpected record \"%.40s\" (or the wrong number of fields) in a call", f[0]);
-    }
-    return caplog_add_op(r->log, &op, r->err) == 0 ? 0 : bad(r, "%s", r->err->msg);
-}
-
-static int read_call_start(reader *r, char **f, int n)
-{
-    if (n != 5)
-        return bad(r, "call needs a kind and J K L");
-    int kind = -1;
-    for (int i = 0; i < CAPLOG_CALL_KINDS; i++)
-        if (strcmp(f[1], call_kinds[i]) == 0)
-            kind = i;
-    if (kind < 0)
-        return bad(r, "unknown call kind \"%.40s\" (launch, host, baseline)", f[1]);
-    uint64_t d[3];
-    for (int i = 0; i < 3; i++)
-        if (number(r, f[2 + i], 65536, &d[i]) != 0 || d[i] == 0)
-            return d[i] == 0 ? bad(r, "a dimension of 0") : -1;
-    if (d[0] * d[1] > (uint64_t)TL_MAX_ELEMENTS || d[1] * d[2] > (uint64_t)TL_MAX_ELEMENTS ||
-        d[0] * d[2] > (uint64_t)TL_MAX_ELEMENTS)
-        return bad(r, "a matrix of the problem is larger than the harness allows");
-    if (!caplog_begin_call(r->log, (caplog_call_kind)kind, (int)d[0], (int)d[1], (int)d[2],
-                           r->err))
-        return bad(r, "%s", r->err->msg);
-    return 0;
-}
-
-static int read_record(reader *r, char *line)
-{
-    char rest[CAPLOG_MAX_REFUSAL] = "";
-    if (strncmp(line, "refused ", 8) == 0)
-        snprintf(rest, sizeof rest, "%.399s", line + 8);
-    else if (strncmp(line, "failed ", 7) == 0)
-        snprintf(rest, sizeof rest, "%.399s", line + 7);
-    char *f[MAX_FIELDS];
-    int n = 0;
-    for (char *save = NULL, *tok = strtok_r(line, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-        if (n == MAX_FIELDS)
-            return bad(r, "too many fields");
-        f[n++] = tok;
-    }
-    if (n == 0)
-        return bad(r, "an empty record");
-    if (r->log->complete)
-        return bad(r, "a record after \"done\"");
-    caplog_call *call = open_call(r->log);
-    uint64_t v;
-    if (strcmp(f[0], "alloc") == 0) {
-        if (n != 3)
-            return bad(r, "alloc needs a buffer and a size");
-        char expect[16];
-        snprintf(expect, sizeof expect, "a%d", r->log->nallocs + 1);
-        if (strcmp(f[1], expect) != 0)
-            return bad(r, "expected allocation %s, found \"%.40s\"", expect, f[1]);
-        if (number(r, f[2], CAPLOG_MAX_ALLOC_BYTES, &v) != 0)
-            return -1;
-        return caplog_add_alloc(r->log, v, r->err) >= 0 ? 0 : bad(r, "%s", r->err->msg);
-    }
-    if (call)
-        return read_in_call(r, call, f, n, rest);
-    if (strcmp(f[0], "kernel") == 0 && n == 3) {
-        if (number(r, f[1], CAPLOG_MAX_KERNELS, &v) != 0)
-            return -1;
-        if (v != (uint64_t)r->log->nkernels)
-            return bad(r, "expected kernel %d", r->log->nkernels);
-        return caplog_add_kernel(r->log, f[2], r->err) == 0 ? 0 : bad(r, "%s", r->err->msg);
-    }
-    if (strcmp(f[0], "var") == 0 && n == 3) {
-        if (number(r, f[2], UINT64_C(1) << 40, &v) != 0)
-            return -1;
-        return caplog_add_var(r->log, f[1], v, r->err) == 0 ? 0 : bad(r, "%s", r->err->msg);
-    }
-    if (strcmp(f[0], "call") == 0)
-        return read_call_start(r, f, n);
-    if (strcmp(f[0], "refused") == 0) {
-        caplog_refuse(r->log, "%s", rest);
-        return 0;
-    }
-    if (strcmp(f[0], "done") == 0 && n == 1) {
-        r->log->complete = true;
-        return 0;
-    }
-    return bad(r, "unexpected record \"%.40s\" (or the wrong number of fields)", f[0]);
-}
-
-int caplog_parse(const char *name, const char *text, size_t len, caplog *out, tl_error *err)
-{
-    caplog_init(out);
-    reader r = {name, 0, err, out};
-    if (len > CAPLOG_MAX_BYTES)
-        return tl_error_set(err, "%.100s: %zu bytes, more than a capture log may hold (%u)", name,
-                            len, CAPLOG_MAX_BYTES);
-    static char line[CAPLOG_MAX_LINE + 1];
-    size_t at = 0;
-    int rc = 0;
-    while (rc == 0 && at < len) {
-        r.line++;
-        const char *nl = memchr(text + at, '\n', len - at);
-        size_t n = (nl ? (size_t)(nl - (text + at)) : len - at);
-        if (n > CAPLOG_MAX_LINE) {
-            rc = bad(&r, "a record longer than %d bytes", CAPLOG_MAX_LINE);
-            break;
-        }
-        memcpy(line, text + at, n);
-        line[n] = '\0';
-        at += n + (nl != NULL);
-        if (strlen(line) != n)
-            rc = bad(&r, "a NUL byte in the text");
-        else if (r.line == 1)
-            rc = strcmp(line, CAPLOG_MAGIC) == 0 ? 0 : bad(&r, "not a capture log (expected \"%s\")", CAPLOG_MAGIC);
-        else
-            rc = read_record(&r, line);
-    }
-    if (rc == 0 && r.line == 0)
-        rc = tl_error_set(err, "%.100s: empty, not a capture log", name);
-    if (rc != 0)
-        caplog_free(out);
-    return rc;
-}
