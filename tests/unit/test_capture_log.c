@@ -127,6 +127,21 @@ Test(capture_log, a_log_cut_short_is_incomplete)
     caplog_free(&b);
 }
 
+/* Case `i`: `head` then `body` must be refused with a message containing `says`. */
+static void expect_refused(size_t i, const char *head, const char *body, const char *says)
+{
+    char text[512];
+    snprintf(text, sizeof text, "%s%s", head, body);
+    caplog log;
+    tl_error err;
+    int rc = caplog_parse("t.log", text, strlen(text), &log, &err);
+    cr_expect_eq(rc, -1, "case %zu parsed: %s", i, body);
+    if (rc == -1)
+        cr_expect(strstr(err.msg, says) != NULL, "case %zu: %s", i, err.msg);
+    else
+        caplog_free(&log);
+}
+
 Test(capture_log, malformed_logs_are_refused_with_the_line)
 {
     static const struct {
@@ -162,19 +177,8 @@ Test(capture_log, malformed_logs_are_refused_with_the_line)
         {"call launch 4 4 4\nmemset P 0 256 4\n", "expected a number up to 255"},
         {"  \n", "an empty record"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char text[512];
-        snprintf(text, sizeof text, "%s%s", i < 2 ? "" : CAPLOG_MAGIC "\n", cases[i].body);
-        caplog log;
-        tl_error err;
-        size_t len = strlen(text);
-        int rc = caplog_parse("t.log", text, len, &log, &err);
-        cr_expect_eq(rc, -1, "case %zu parsed: %s", i, cases[i].body);
-        if (rc == -1)
-            cr_expect(strstr(err.msg, cases[i].says) != NULL, "case %zu: %s", i, err.msg);
-        else
-            caplog_free(&log);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_refused(i, i < 2 ? "" : CAPLOG_MAGIC "\n", cases[i].body, cases[i].says);
 }
 
 Test(capture_log, limits_hold)
@@ -284,16 +288,6 @@ Test(capture_log, program_calls_keep_their_rules)
         {"kernel 0 k\nvar t 8\ncall program 1 1 1\nlaunch 0 1 1 1 1 1 1 0 @v1:0\n",
          "a module variable's address"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char text[512];
-        snprintf(text, sizeof text, "%s\n%s", CAPLOG_MAGIC, cases[i].body);
-        caplog log;
-        tl_error err;
-        int rc = caplog_parse("t.log", text, strlen(text), &log, &err);
-        cr_expect_eq(rc, -1, "case %zu parsed: %s", i, cases[i].body);
-        if (rc == -1)
-            cr_expect(strstr(err.msg, cases[i].says) != NULL, "case %zu: %s", i, err.msg);
-        else
-            caplog_free(&log);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_refused(i, CAPLOG_MAGIC "\n", cases[i].body, cases[i].says);
 }
