@@ -20,8 +20,9 @@
  *                                 one ARG per kernel parameter: pieces joined by ",", each
  *                                 x<hex bytes> or @BUF:OFF (an 8-byte pointer into BUF)
  *   free BUF
- *   input I KIND BYTES            (program calls, before any operation) host input hI<I> as
- *                                 the program imported it: KIND real, integer, text or image
+ *   input I FILE KIND BYTES       (program calls, before any operation) host input hI<I>, the
+ *                                 program's input file FILE (its -i index) as it imported it:
+ *                                 KIND real, integer, text or image
  *   answer SIZE OFF BYTES         (program calls, before any operation) hO, the SIZE bytes the
  *                                 device copies wrote around the answer, which is BYTES at OFF
  *   refused TEXT                  the host code asked for something grading does not allow
@@ -60,8 +61,17 @@ extern "C" {
 #define CAPLOG_MAX_ARG_BYTES 4096     /* a launch's parameters together */
 #define CAPLOG_MAX_ALLOC_BYTES (UINT64_C(1) << 34) /* 16 GiB: one cudaMalloc */
 #define CAPLOG_MAX_REFUSAL 400
-#define CAPLOG_MAX_INPUTS 8           /* host inputs of a program call */
+#define CAPLOG_MAX_INPUTS 8           /* host inputs of a program call, and its input files */
 #define CAPLOG_MAX_HOST_BYTES (UINT64_C(1) << 32) /* one host input, or hO */
+
+/* A program capture (a libwb program's whole main) finds its log and the module's PTX through
+ * the environment, and is given stubs instead of its input files: one line
+ *   tilelab-stub KIND A B C
+ * with KIND matrix (A rows, B columns), text (A bytes), image (A wide, B high, C channels) or
+ * expected (the expected output, which a program may not import). */
+#define CAPLOG_ENV_LOG "TILELAB_CAPTURE_LOG"
+#define CAPLOG_ENV_PTX "TILELAB_CAPTURE_PTX"
+#define CAPLOG_STUB_MAGIC "tilelab-stub"
 
 /* Buffers: the harness's, then a<n> as CAPLOG_BUF_ALLOC + n - 1. */
 typedef enum caplog_buf {
@@ -140,6 +150,7 @@ typedef struct caplog_call {
     /* Program calls only. */
     int ninputs;
     caplog_input_kind input_kind[CAPLOG_MAX_INPUTS];
+    int input_file[CAPLOG_MAX_INPUTS];   /* the -i index it was imported from */
     uint64_t input_bytes[CAPLOG_MAX_INPUTS];
     bool answered;                       /* the program called wbSolution */
     uint64_t out_bytes;                  /* hO */
@@ -176,7 +187,8 @@ caplog_call *caplog_begin_call(caplog *log, caplog_call_kind kind, int j, int k,
 int caplog_add_op(caplog *log, const caplog_op *op, tl_error *err);
 /* Program calls: declares the next host input (hI<ninputs>) or the answer of the open call
  * (the writer puts both before the call's operations). -1 with err filled past a limit. */
-int caplog_add_input(caplog *log, caplog_input_kind kind, uint64_t bytes, tl_error *err);
+int caplog_add_input(caplog *log, int file, caplog_input_kind kind, uint64_t bytes,
+                     tl_error *err);
 int caplog_set_answer(caplog *log, uint64_t out_bytes, uint64_t offset, uint64_t bytes,
                       tl_error *err);
 /* Notes a launch that failed in the open call (none open: nothing); the first one stays. */

@@ -293,7 +293,8 @@ void caplog_refuse(caplog *log, const char *fmt, ...)
     va_end(ap);
 }
 
-int caplog_add_input(caplog *log, caplog_input_kind kind, uint64_t bytes, tl_error *err)
+int caplog_add_input(caplog *log, int file, caplog_input_kind kind, uint64_t bytes,
+                     tl_error *err)
 {
     caplog_call *c = open_call(log);
     if (!c || c->kind != CAPLOG_CALL_PROGRAM)
@@ -303,6 +304,9 @@ int caplog_add_input(caplog *log, caplog_input_kind kind, uint64_t bytes, tl_err
     if (bytes > CAPLOG_MAX_HOST_BYTES)
         return tl_error_set(err, "an input of more than %llu bytes",
                             (unsigned long long)CAPLOG_MAX_HOST_BYTES);
+    if (file < 0 || file >= CAPLOG_MAX_INPUTS)
+        return tl_error_set(err, "an input file index outside 0..%d", CAPLOG_MAX_INPUTS - 1);
+    c->input_file[c->ninputs] = file;
     c->input_kind[c->ninputs] = kind;
     c->input_bytes[c->ninputs++] = bytes;
     return 0;
@@ -393,7 +397,8 @@ int caplog_write(FILE *out, const caplog *log)
         const caplog_call *c = &log->calls[i];
         fprintf(out, "call %s %d %d %d\n", caplog_call_kind_name(c->kind), c->j, c->k, c->l);
         for (int in = 0; in < c->ninputs; in++)
-            fprintf(out, "input %d %s %llu\n", in, caplog_input_kind_name(c->input_kind[in]),
+            fprintf(out, "input %d %d %s %llu\n", in, c->input_file[in],
+                    caplog_input_kind_name(c->input_kind[in]),
                     (unsigned long long)c->input_bytes[in]);
         if (c->answered)
             fprintf(out, "answer %llu %llu %llu\n", (unsigned long long)c->out_bytes,

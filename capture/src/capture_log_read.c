@@ -222,20 +222,21 @@ static int read_program_record(reader *r, caplog_call *call, char **f, int n)
         return bad(r, "%s after the call's first operation", f[0]);
     uint64_t v[3];
     if (strcmp(f[0], "input") == 0) {
-        if (n != 4)
-            return bad(r, "input needs an index, a kind and a size");
+        if (n != 5)
+            return bad(r, "input needs an index, a file index, a kind and a size");
         int kind = -1;
         for (int k = 0; k < CAPLOG_INPUT_KINDS; k++)
-            if (strcmp(f[2], caplog_input_kind_name((caplog_input_kind)k)) == 0)
+            if (strcmp(f[3], caplog_input_kind_name((caplog_input_kind)k)) == 0)
                 kind = k;
         if (number(r, f[1], CAPLOG_MAX_INPUTS - 1, &v[0]) != 0 ||
-            number(r, f[3], CAPLOG_MAX_HOST_BYTES, &v[1]) != 0)
+            number(r, f[2], CAPLOG_MAX_INPUTS - 1, &v[1]) != 0 ||
+            number(r, f[4], CAPLOG_MAX_HOST_BYTES, &v[2]) != 0)
             return -1;
         if (v[0] != (uint64_t)call->ninputs)
             return bad(r, "expected input %d", call->ninputs);
         if (kind < 0)
-            return bad(r, "unknown input kind \"%.40s\" (real, integer, text, image)", f[2]);
-        return caplog_add_input(r->log, (caplog_input_kind)kind, v[1], r->err) == 0
+            return bad(r, "unknown input kind \"%.40s\" (real, integer, text, image)", f[3]);
+        return caplog_add_input(r->log, (int)v[1], (caplog_input_kind)kind, v[2], r->err) == 0
                    ? 0 : bad(r, "%s", r->err->msg);
     }
     if (n != 4)

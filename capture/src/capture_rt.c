@@ -20,12 +20,27 @@ static cudaError_t last_error = cudaSuccess;
 static bool in_call;
 static caplog_call_kind call_kind;
 
+/* Host memory whose bytes may reach the device: the harness's matrices (lab 01) or what a
+ * program imported. */
 typedef struct host_matrix {
     const uint8_t *base;
     uint64_t bytes;
     int buf;
 } host_matrix;
-static host_matrix host_matrices[3];
+static host_matrix host_matrices[3 + CAPLOG_MAX_INPUTS];
+static int nhost_matrices;
+
+/* A program's device-to-host copies, until wbSolution says which host memory is the answer. */
+typedef struct pending_download {
+    int op;              /* in the program call */
+    const uint8_t *dst;
+    uint64_t count;
+} pending_download;
+static pending_download *pending;
+static int npending, cappending;
+
+/* Module variables by their host shadow's address (the symbol cudaMemcpyToSymbol is given). */
+static const void *var_symbols[CAPLOG_MAX_VARS];
 
 caplog *capture_log(void) { return &log_; }
 
@@ -91,6 +106,20 @@ void capture_set_host_matrices(const void *m, const void *n, const void *p, uint
     host_matrices[0] = (host_matrix){m, m_bytes, CAPLOG_BUF_HOST_M};
     host_matrices[1] = (host_matrix){n, n_bytes, CAPLOG_BUF_HOST_N};
     host_matrices[2] = (host_matrix){p, p_bytes, CAPLOG_BUF_HOST_P};
+    nhost_matrices = 3;
+}
+
+int capture_add_host_input(const void *base, uint64_t bytes, int file, caplog_input_kind kind)
+{
+    tl_error err;
+    if (!in_call || call_kind != CAPLOG_CALL_PROGRAM ||
+        caplog_add_input(&log_, file, kind, bytes, &err) != 0) {
+        caplog_refuse(&log_, "%s", in_call ? err.msg : "an import outside the program's run");
+        return -1;
+    }
+    int index = log_.calls[log_.ncalls - 1].ninputs - 1;
+    host_matrices[nhost_matrices++] = (host_matrix){base, bytes, CAPLOG_BUF_INPUT + index};
+    return index;
 }
 
 void capture_begin(caplog_call_kind kind, int j, int k, int l)
@@ -109,6 +138,7 @@ void capture_end(void)
     caplog_end_call(&log_);
     in_call = false;
     memset(host_matrices, 0, sizeof host_matrices);
+    nhost_matrices = 0;
 }
 
 /* ---- addresses ------------------------------------------------------------------------- */
@@ -121,7 +151,7 @@ static bool device_ref(const void *ptr, caplog_ref *ref)
         return false;
     uint64_t buf = (v - CAPTURE_ADDRESS_BASE) / CAPTURE_BUFFER_SPAN;
     bool harness = buf >= CAPLOG_BUF_M && buf <= CAPLOG_BUF_P && in_call &&
-                   call_kind != CAPLOG_CALL_HOST;
+                   (call_kind == CAPLOG_CALL_LAUNCH || call_kind == CAPLOG_CALL_BASELINE);
     bool allocated = buf >= CAPLOG_BUF_ALLOC && buf - CAPLOG_BUF_ALLOC < (uint64_t)log_.nallocs;
     if (!harness && !allocated)
         return false;
@@ -143,7 +173,7 @@ static uint64_t device_size(int buf)
 static const host_matrix *host_ref(const void *ptr, size_t count, caplog_ref *ref)
 {
     const uint8_t *p = ptr;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < nhost_matrices; i++) {
         const host_matrix *h = &host_matrices[i];
         if (h->base && p >= h->base && (uint64_t)(p - h->base) <= h->bytes &&
             count <= h->bytes - (uint64_t)(p - h->base)) {
@@ -201,6 +231,125 @@ static bool in_bounds(caplog_ref r, size_t count)
     return (uint64_t)r.offset <= size && count <= size - (uint64_t)r.offset;
 }
 
+/* Whether every byte of a host range is the same (a program zeroing its bins through a host
+ * array): then the copy is recorded as the memset it amounts to, which carries no data. */
+static bool uniform(const void *src, size_t count, int *value)
+{
+    const uint8_t *b = src;
+    for (size_t i = 1; i < count; i++)
+        if (b[i] != b[0])
+            return false;
+    *value = b[0];
+    return true;
+}
+
+static const char program_copy_refused[] =
+    "copies host memory that wbImport did not return to the device: in a graded program only "
+    "the imported inputs (and constant fills) reach the device, so nothing the host computes "
+    "can stand in for the kernels' work";
+
+/* A program's copy of host bytes to device memory (or a module variable) at `d`. */
+static cudaError_t program_upload(caplog_ref d, const void *src, size_t count)
+{
+    caplog_op op = {.kind = CAPLOG_COPY, .dst = d, .count = count};
+    if (host_ref(src, count, &op.src))
+        return record(&op);
+    if (uniform(src, count, &op.value)) {
+        op.kind = CAPLOG_MEMSET;
+        op.src = (caplog_ref){0};
+        return record(&op);
+    }
+    return refuse("%s", program_copy_refused);
+}
+
+/* Device to host in a program: kept aside until wbSolution names the answer's memory. */
+static cudaError_t program_download(caplog_ref s, void *dst, size_t count)
+{
+    const caplog_call *c = &log_.calls[log_.ncalls - 1];
+    if (c->answered)
+        return cudaSuccess; /* after the answer: nothing graded reads it */
+    if (npending == cappending) {
+        int cap = cappending ? 2 * cappending : 16;
+        pending_download *grown = realloc(pending, (size_t)cap * sizeof *pending);
+        if (!grown)
+            return fail(cudaErrorMemoryAllocation);
+        pending = grown;
+        cappending = cap;
+    }
+    caplog_op op = {.kind = CAPLOG_COPY, .dst = {CAPLOG_BUF_ANSWER, 0}, .src = s, .count = count};
+    cudaError_t e = record(&op);
+    if (e == cudaSuccess)
+        pending[npending++] = (pending_download){c->nops - 1, dst, count};
+    return e;
+}
+
+static bool overlaps(const pending_download *p, const uint8_t *lo, const uint8_t *hi)
+{
+    return p->dst < hi && lo < p->dst + p->count;
+}
+
+/* Drops the program call's recorded operations marked in `drop`. */
+static void drop_ops(const bool *drop)
+{
+    caplog_call *c = &log_.calls[log_.ncalls - 1];
+    int kept = 0;
+    for (int i = 0; i < c->nops; i++)
+        if (!drop[i])
+            c->ops[kept++] = c->ops[i];
+    log_.total_ops -= c->nops - kept;
+    c->nops = kept;
+}
+
+int capture_answer(const void *data, uint64_t bytes)
+{
+    if (!in_call || call_kind != CAPLOG_CALL_PROGRAM || log_.calls[log_.ncalls - 1].answered)
+        return -1;
+    caplog_call *c = &log_.calls[log_.ncalls - 1];
+    const uint8_t *answer = data, *lo = answer, *hi = answer + bytes;
+    for (int i = 0; i < npending; i++)
+        if (overlaps(&pending[i], answer, answer + bytes)) {
+            lo = pending[i].dst < lo ? pending[i].dst : lo;
+            hi = pending[i].dst + pending[i].count > hi ? pending[i].dst + pending[i].count : hi;
+        }
+    bool *drop = calloc((size_t)c->nops + 1, sizeof *drop);
+    if (!drop)
+        return -1;
+    /* The copies into the answer's memory land in hO at their place; the others went to host
+     * memory the grade never reads. */
+    for (int i = 0; i < npending; i++) {
+        if (overlaps(&pending[i], answer, answer + bytes))
+            c->ops[pending[i].op].dst.offset = pending[i].dst - lo;
+        else
+            drop[pending[i].op] = true;
+    }
+    drop_ops(drop);
+    free(drop);
+    npending = 0;
+    tl_error err;
+    if (caplog_set_answer(&log_, (uint64_t)(hi - lo), (uint64_t)(answer - lo), bytes, &err) != 0) {
+        caplog_refuse(&log_, "%s", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+void capture_program_end(void)
+{
+    if (!in_call || call_kind != CAPLOG_CALL_PROGRAM)
+        return;
+    if (!log_.calls[log_.ncalls - 1].answered) {
+        /* No answer: the downloads went nowhere graded. */
+        bool *drop = calloc((size_t)log_.calls[log_.ncalls - 1].nops + 1, sizeof *drop);
+        for (int i = 0; drop && i < npending; i++)
+            drop[pending[i].op] = true;
+        if (drop)
+            drop_ops(drop);
+        free(drop);
+    }
+    npending = 0;
+    capture_end();
+}
+
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
     if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
@@ -216,6 +365,13 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpy
     caplog_op op = {.kind = CAPLOG_COPY, .dst = d, .src = s, .count = count};
     if (d_dev && s_dev)
         return record(&op);
+    bool program = in_call && call_kind == CAPLOG_CALL_PROGRAM;
+    if (d_dev && program)
+        return program_upload(d, src, count);
+    if (s_dev && program) {
+        memset(dst, 0xff, count); /* the host learns nothing of device data */
+        return program_download(s, dst, count);
+    }
     if (d_dev) {
         if (!host_ref(src, count, &op.src) || op.src.buf == CAPLOG_BUF_HOST_P)
             return refuse("cudaMemcpy to the device from host memory that is not an input: only "
@@ -307,10 +463,13 @@ void __cudaRegisterFunction(void **handle, const char *host_fun, char *device_fu
 void __cudaRegisterVar(void **handle, char *host_var, char *device_address, const char *device_name,
                        int ext, size_t size, int constant, int global)
 {
-    (void)handle, (void)host_var, (void)device_address, (void)ext, (void)constant, (void)global;
+    (void)handle, (void)device_address, (void)ext, (void)constant, (void)global;
     tl_error err;
+    int index = log_.nvars;
     if (caplog_add_var(&log_, device_name, size, &err) != 0)
         caplog_refuse(&log_, "%s", err.msg);
+    else
+        var_symbols[index] = host_var;
 }
 
 static kernel_record *kernel_of(const void *host_fun)
@@ -417,13 +576,42 @@ cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache config)
     return kernel_of(func) ? cudaSuccess : fail(cudaErrorInvalidDeviceFunction);
 }
 
-/* Symbols would let host bytes reach the device around the check on copies. */
+/* In a lab's functions, symbols would let host bytes reach the device around the check on
+ * copies; a program may fill a variable from what it imported (a convolution's mask). */
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
                                enum cudaMemcpyKind kind)
 {
-    (void)symbol, (void)src, (void)count, (void)offset, (void)kind;
-    return refuse("cudaMemcpyToSymbol: copying host data into __device__ or __constant__ "
-                  "variables is not graded");
+    (void)kind;
+    if (!in_call || call_kind != CAPLOG_CALL_PROGRAM)
+        return refuse("cudaMemcpyToSymbol: copying host data into __device__ or __constant__ "
+                      "variables is not graded in a lab's functions");
+    int v = -1;
+    for (int i = 0; i < log_.nvars && v < 0; i++)
+        if (var_symbols[i] == symbol)
+            v = i;
+    if (v < 0)
+        return fail(cudaErrorInvalidSymbol);
+    if (offset > log_.var_sizes[v] || count > log_.var_sizes[v] - offset)
+        return fail(cudaErrorInvalidValue);
+    if (count == 0)
+        return cudaSuccess;
+    return program_upload((caplog_ref){CAPLOG_BUF_VAR + v, (int64_t)offset}, src, count);
+}
+
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
+                                    size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+
+/* Device data never reaches the host code. */
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
+                                 enum cudaMemcpyKind kind)
+{
+    (void)symbol, (void)offset, (void)kind;
+    memset(dst, 0xff, count);
+    return cudaSuccess;
 }
 
 cudaError_t cudaGetSymbolAddress(void **ptr, const void *symbol)

@@ -26,4 +26,13 @@ void capture_set_host_matrices(const void *m, const void *n, const void *p, uint
 void capture_begin(caplog_call_kind kind, int j, int k, int l);
 void capture_end(void);
 
+/* Program calls (capture_wb.c). A host input the program imported: its bytes may be copied to
+ * the device. Returns its index (hI<n>), or -1 with the refusal recorded. */
+int capture_add_host_input(const void *base, uint64_t bytes, int file, caplog_input_kind kind);
+/* The memory the program hands to wbSolution: the device-to-host copies into it become copies
+ * into hO, the others are dropped. -1 when there is no program call or it already answered. */
+int capture_answer(const void *data, uint64_t bytes);
+/* Ends the program call (its downloads dropped when it never answered). */
+void capture_program_end(void);
+
 #endif /* TILELAB_CAPTURE_RUNTIME_H */

@@ -221,8 +221,8 @@ Test(capture_log, program_call_round_trip)
     cr_assert_eq(caplog_add_var(&a, "mask", 100, &err), 0, "%s", err.msg);
     int a1 = caplog_add_alloc(&a, 4096, &err);
     cr_assert_not_null(caplog_begin_call(&a, CAPLOG_CALL_PROGRAM, 1, 1, 1, &err));
-    cr_assert_eq(caplog_add_input(&a, CAPLOG_INPUT_IMAGE, 4096, &err), 0, "%s", err.msg);
-    cr_assert_eq(caplog_add_input(&a, CAPLOG_INPUT_REAL, 100, &err), 0, "%s", err.msg);
+    cr_assert_eq(caplog_add_input(&a, 0, CAPLOG_INPUT_IMAGE, 4096, &err), 0, "%s", err.msg);
+    cr_assert_eq(caplog_add_input(&a, 1, CAPLOG_INPUT_REAL, 100, &err), 0, "%s", err.msg);
     caplog_op up = {.kind = CAPLOG_COPY, .dst = {a1, 0}, .src = {CAPLOG_BUF_INPUT, 0},
                     .count = 4096};
     caplog_op sym = {.kind = CAPLOG_COPY, .dst = {CAPLOG_BUF_VAR, 0},
@@ -240,7 +240,7 @@ Test(capture_log, program_call_round_trip)
     a.complete = true;
     size_t len;
     char *text = write_to_string(&a, &len);
-    cr_expect(strstr(text, "call program 1 1 1\ninput 0 image 4096\ninput 1 real 100\n"
+    cr_expect(strstr(text, "call program 1 1 1\ninput 0 0 image 4096\ninput 1 1 real 100\n"
                            "answer 72 8 4\ncopy a1 0 hI0 0 4096\ncopy v1 0 hI1 0 100\n"
                            "copy hO 8 a1 0 64\n") != NULL, "%s", text);
     cr_assert_eq(caplog_parse("t.log", text, len, &b, &err), 0, "%s\n%s", err.msg, text);
@@ -249,6 +249,7 @@ Test(capture_log, program_call_round_trip)
     cr_expect_eq(c->ninputs, 2);
     cr_expect_eq(c->input_kind[0], CAPLOG_INPUT_IMAGE);
     cr_expect_eq(c->input_bytes[1], 100);
+    cr_expect_eq(c->input_file[1], 1);
     cr_expect(c->answered);
     cr_expect_eq(c->out_bytes, 72);
     cr_expect_eq(c->answer_offset, 8);
@@ -266,24 +267,24 @@ Test(capture_log, program_calls_keep_their_rules)
     static const struct {
         const char *body, *says;
     } cases[] = {
-        {"call launch 4 4 4\ninput 0 real 4\n", "input records belong to program calls"},
-        {"call program 1 1 1\ninput 1 real 4\n", "expected input 0"},
-        {"call program 1 1 1\ninput 0 float 4\n", "unknown input kind"},
-        {"alloc a1 8\ncall program 1 1 1\nmemset a1 0 0 8\ninput 0 real 4\n",
+        {"call launch 4 4 4\ninput 0 0 real 4\n", "input records belong to program calls"},
+        {"call program 1 1 1\ninput 1 0 real 4\n", "expected input 0"},
+        {"call program 1 1 1\ninput 0 0 float 4\n", "unknown input kind"},
+        {"alloc a1 8\ncall program 1 1 1\nmemset a1 0 0 8\ninput 0 0 real 4\n",
          "input after the call's first operation"},
         {"call program 1 1 1\nanswer 8 6 4\n", "outside its 8-byte buffer"},
         {"alloc a1 8\ncall program 1 1 1\ncopy hO 0 a1 0 4\n", "buffer hO does not exist"},
-        {"alloc a1 8\ncall program 1 1 1\ninput 0 real 8\ncopy a1 0 hI0 4 8\n",
+        {"alloc a1 8\ncall program 1 1 1\ninput 0 0 real 8\ncopy a1 0 hI0 4 8\n",
          "pass the end of hI0"},
-        {"alloc a1 8\ncall program 1 1 1\ninput 0 real 8\nanswer 8 0 8\ncopy hO 0 hI0 0 8\n",
+        {"alloc a1 8\ncall program 1 1 1\ninput 0 0 real 8\nanswer 8 0 8\ncopy hO 0 hI0 0 8\n",
          "copies go device to device, from an hI"},
-        {"alloc a1 8\ncall program 1 1 1\ninput 0 real 8\ncopy hI0 0 a1 0 8\n",
+        {"alloc a1 8\ncall program 1 1 1\ninput 0 0 real 8\ncopy hI0 0 a1 0 8\n",
          "copies go device to device, from an hI"},
         {"var t 8\nalloc a1 8\ncall program 1 1 1\ncopy a1 0 v1 0 8\n",
          "copies from a module variable"},
         {"var t 8\ncall launch 4 4 4\ncopy P 0 v1 0 8\n", "buffer v1 does not exist"},
         {"call launch 4 4 4\ncopy P 0 hI0 0 4\n", "buffer hI0 does not exist"},
-        {"kernel 0 k\ncall program 1 1 1\ninput 0 real 8\nlaunch 0 1 1 1 1 1 1 0 @hI0:0\n",
+        {"kernel 0 k\ncall program 1 1 1\ninput 0 0 real 8\nlaunch 0 1 1 1 1 1 1 0 @hI0:0\n",
          "points into host memory"},
         {"kernel 0 k\nvar t 8\ncall program 1 1 1\nlaunch 0 1 1 1 1 1 1 0 @v1:0\n",
          "a module variable's address"},
