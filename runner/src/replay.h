@@ -74,6 +74,10 @@ typedef struct replay_backend {
     /* CPU, with diagnose: whether the next launches are lab 05's given baseline's, whose
      * findings and figures the diagnosis keeps apart from the submission's. NULL elsewhere. */
     void (*set_baseline)(replay_device *d, bool on);
+    /* Writes `bytes` at `offset` of the module variable `name` (a program's cudaMemcpyToSymbol):
+     * from `src`, or, when `src` is NULL, the byte `value` repeated. */
+    int (*write_variable)(replay_device *d, const char *name, uint64_t offset, const void *src,
+                          int value, uint64_t bytes, tl_error *err);
 } replay_backend;
 
 #define REPLAY_MAX_NAME 96
@@ -81,6 +85,38 @@ typedef struct replay_backend {
 /* A whole file of at most `max` bytes (malloc'd, NUL-terminated), or NULL with err filled. */
 char *replay_read_file(const char *path, size_t max, size_t *len, tl_error *err);
 #define REPLAY_MAX_MODULE (64u << 20)
+
+/* Launches a recorded kernel, its pointer parameters relocated by address_of(ctx, ref). */
+int replay_launch(const replay_backend *be, replay_device *dev, const caplog *log,
+                  const caplog_launch *l, replay_addr (*address_of)(const void *ctx, caplog_ref),
+                  const void *ctx, tl_error *err);
+/* Why a call cannot be replayed as recorded (a refusal, a capture cut short, a launch the
+ * module or a GPU would refuse), or NULL. */
+const char *replay_call_problem(const caplog *log, const ptx_outline *outline,
+                                const caplog_call *c, char *why, size_t size);
+/* "crash", "bad-input", "unsupported", "timeout" or "error": a result's status. */
+const char *replay_status_name(replay_failure f);
+
+/* A program call (tilelab-replay --program DIR): the whole run, checked and timed. */
+typedef struct replay_program_opts {
+    const replay_backend *be;
+    replay_device *dev;
+    const caplog *log;
+    const ptx_outline *outline;
+    const char *inputs;   /* folder of hI0, hI1, ...: each input's bytes as the program got them */
+    int fd;               /* the result descriptor */
+    bool time;
+    int warmup, reps;
+} replay_program_opts;
+
+/* Replays the log's program call; sends one answer frame per run and adds the call's item to
+ * `calls`. */
+struct cJSON;
+void replay_program(const replay_program_opts *o, struct cJSON *calls);
+/* Writes all of `data` to fd: 0, or -1 with errno set. */
+int replay_write_all(int fd, const void *data, size_t n);
+/* The same, or ends the replayer (status 3) when the runner stopped listening. */
+void replay_send(int fd, const void *data, size_t n);
 
 extern const replay_backend replay_gpu_backend;
 extern const replay_backend replay_cpu_backend;

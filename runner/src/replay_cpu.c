@@ -306,6 +306,22 @@ static int cpu_time(replay_device *d, int warmup, int reps, replay_step before, 
 
 static replay_failure cpu_failure(replay_device *d) { return d->failure; }
 
+static int cpu_write_variable(replay_device *d, const char *name, uint64_t offset,
+                              const void *src, int value, uint64_t bytes, tl_error *err)
+{
+    size_t size = 0;
+    uint8_t *v = ptx_module_variable_named(d->module, name, &size);
+    if (!v || offset > size || bytes > size - offset)
+        return failed(d, REPLAY_BAD_MODULE, err,
+                      v ? "a write past the end of a module variable"
+                        : "a module variable the module does not declare");
+    if (src)
+        memcpy(v + offset, src, bytes);
+    else
+        memset(v + offset, value, bytes);
+    return 0;
+}
+
 static void cpu_set_sampling(replay_device *d, bool on) { d->sampling = on; }
 
 static void cpu_set_baseline(replay_device *d, bool on)
@@ -318,5 +334,5 @@ const replay_backend replay_cpu_backend = {
     "cpu",          cpu_open,     cpu_close,          cpu_device_name,      cpu_alloc,
     cpu_upload,     cpu_download, cpu_fill,           cpu_poison,           cpu_copy,
     cpu_launch,     cpu_sync,     cpu_save_variables, cpu_restore_variables, cpu_time,
-    cpu_failure,    cpu_set_sampling, cpu_set_baseline,
+    cpu_failure,    cpu_set_sampling, cpu_set_baseline, cpu_write_variable,
 };

@@ -272,9 +272,27 @@ static int gpu_time(replay_device *d, int warmup, int reps, replay_step before, 
 
 static replay_failure gpu_failure(replay_device *d) { return d->failure; }
 
+static int gpu_write_variable(replay_device *d, const char *name, uint64_t offset,
+                              const void *src, int value, uint64_t bytes, tl_error *err)
+{
+    void *p = NULL;
+    size_t size = 0;
+    cudaError_t e = cudaLibraryGetGlobal(&p, &size, d->library, name);
+    if (e != cudaSuccess)
+        return cuda_failed(d, REPLAY_BAD_MODULE, e, "finding a module variable", err);
+    if (offset > size || bytes > size - offset) {
+        d->failure = REPLAY_BAD_MODULE;
+        return tl_error_set(err, "%llu bytes at %llu pass the end of variable %s (%zu bytes)",
+                            (unsigned long long)bytes, (unsigned long long)offset, name, size);
+    }
+    e = src ? cudaMemcpy((char *)p + offset, src, bytes, cudaMemcpyHostToDevice)
+            : cudaMemset((char *)p + offset, value, bytes);
+    return e == cudaSuccess ? 0 : cuda_failed(d, REPLAY_CRASH, e, "writing a module variable", err);
+}
+
 const replay_backend replay_gpu_backend = {
     "gpu",          gpu_open,     gpu_close,          gpu_device_name,      gpu_alloc,
     gpu_upload,     gpu_download, gpu_fill,           gpu_poison,           gpu_copy,
     gpu_launch,     gpu_sync,     gpu_save_variables, gpu_restore_variables, gpu_time,
-    gpu_failure,    NULL,         NULL,
+    gpu_failure,    NULL,         NULL,               gpu_write_variable,
 };

@@ -22,7 +22,8 @@
 
 static const char usage[] =
     "usage: tilelab-replay --backend gpu|cpu --log FILE --ptx FILE [--image FILE]\n"
-    "                      (--inputs DIR | --generate SEED:JxKxL) [--calls launch,host,baseline]\n"
+    "                      (--inputs DIR | --generate SEED:JxKxL | --program DIR)\n"
+    "                      [--calls launch,host,baseline]\n"
     "                      [--reps N] [--warmup N] [--no-time] [--diagnose FILE]\n"
     "                      [--sample-blocks N [--sample-launches all|last]] [--result-fd FD]\n"
     "                      [--instruction-limit N]\n"
@@ -32,12 +33,15 @@ static const char usage[] =
     "--sample-blocks N (CPU, with --diagnose): run N blocks of each launch, spread over the grid,\n"
     "for the performance model's counts; what the launches left unchanged in P comes back as\n"
     "NaN. --sample-launches last: sample only each call's last launch (the others run whole).\n"
+    "--program DIR: replay a libwb program's whole run (the log's program call) with its inputs\n"
+    "from DIR (hI0, hI1, ...: each input's bytes as the program imported them); every run's\n"
+    "answer buffer goes back as an answer frame.\n"
     "--instruction-limit N (CPU): a launch that runs more than N thread instructions is stopped\n"
     "(status timeout), with where its warps were and how many loop trips each had made.\n"
     "Exit status: 0 done (the outcome of each call is in the result), 2 bad usage.\n";
 
 typedef struct options {
-    const char *backend, *log, *ptx, *image, *inputs, *diagnose;
+    const char *backend, *log, *ptx, *image, *inputs, *diagnose, *program;
     bool generate, time;
     uint64_t seed;
     tl_size size;
@@ -67,28 +71,13 @@ typedef struct replay {
 
 /* ---- the result descriptor ------------------------------------------------------------------ */
 
-static int write_all(int fd, const void *data, size_t n)
-{
-    const char *p = data;
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 static void send_output(const replay *r, const char *call, const char *run, const float *data)
 {
     char header[REPLAY_MAX_HEADER];
     int n = snprintf(header, sizeof header, "%s %s:%s %d %d\n", REPLAY_FRAME_OUTPUT, call, run,
                      r->j, r->l);
-    if (write_all(r->o->fd, header, (size_t)n) != 0 ||
-        write_all(r->o->fd, data, sizeof(float) * (size_t)r->j * (size_t)r->l) != 0) {
+    if (replay_write_all(r->o->fd, header, (size_t)n) != 0 ||
+        replay_write_all(r->o->fd, data, sizeof(float) * (size_t)r->j * (size_t)r->l) != 0) {
         fprintf(stderr, "tilelab-replay: cannot write the results: %s\n", strerror(errno));
         exit(3);
     }
@@ -97,8 +86,8 @@ static void send_output(const replay *r, const char *call, const char *run, cons
 static void send_result(const replay *r, cJSON *doc)
 {
     char *text = cJSON_PrintUnformatted(doc);
-    if (!text || write_all(r->o->fd, REPLAY_FRAME_RESULT " ", 7) != 0 ||
-        write_all(r->o->fd, text, strlen(text)) != 0 || write_all(r->o->fd, "\n", 1) != 0) {
+    if (!text || replay_write_all(r->o->fd, REPLAY_FRAME_RESULT " ", 7) != 0 ||
+        replay_write_all(r->o->fd, text, strlen(text)) != 0 || replay_write_all(r->o->fd, "\n", 1) != 0) {
         fprintf(stderr, "tilelab-replay: cannot write the result\n");
         exit(3);
     }
@@ -119,22 +108,11 @@ static replay_addr address(const replay *r, caplog_ref ref)
     return base + (uint64_t)ref.offset; /* a pointer before a buffer wraps, as on a GPU */
 }
 
+static replay_addr address_in(const void *ctx, caplog_ref ref) { return address(ctx, ref); }
+
 static int do_launch(replay *r, const caplog_launch *l, tl_error *err)
 {
-    static uint64_t params[CAPLOG_MAX_ARG_BYTES / 8 + CAPLOG_MAX_ARGS];
-    uint8_t *bytes = (uint8_t *)params;
-    void *args[CAPLOG_MAX_ARGS];
-    memcpy(bytes, l->bytes, l->nbytes);
-    for (int i = 0; i < l->nrelocs; i++) {
-        uint64_t a = address(r, l->relocs[i].ref);
-        memcpy(bytes + l->relocs[i].at, &a, 8);
-    }
-    uint32_t at = 0;
-    for (int i = 0; i < l->nargs; i++) {
-        args[i] = bytes + at;
-        at += l->arg_size[i];
-    }
-    return r->be->launch(r->dev, r->log.kernels[l->kernel], l, args, err);
+    return replay_launch(r->be, r->dev, &r->log, l, address_in, r, err);
 }
 
 static int run_ops(replay *r, const caplog_call *c, tl_error *err)
@@ -183,50 +161,6 @@ static int run_ops(replay *r, const caplog_call *c, tl_error *err)
     return 0;
 }
 
-/* Why the call cannot be replayed as recorded, or NULL. */
-static const char *problem_with(const replay *r, const caplog_call *c, char *why, size_t size)
-{
-    if (c->refused[0]) {
-        snprintf(why, size, "%s", c->refused);
-        return why;
-    }
-    if (!c->ended) {
-        snprintf(why, size, "the program stopped during this call when it was captured");
-        return why;
-    }
-    for (int i = 0; i < c->nops; i++) {
-        const caplog_launch *l = c->ops[i].launch;
-        if (!l)
-            continue;
-        const char *name = r->log.kernels[l->kernel];
-        const ptx_entry_outline *e = ptx_outline_entry(r->outline, name);
-        const char *bad = caplog_launch_problem(l, CAPLOG_MAX_DYNAMIC_SHARED);
-        char shown[128];
-        ptx_kernel_name(name, shown, sizeof shown);
-        if (!e) {
-            snprintf(why, size, "kernel %s is not in the module", shown);
-            return why;
-        }
-        if (bad) {
-            snprintf(why, size, "launch of %s: %s", shown, bad);
-            return why;
-        }
-        if (e->nparams != l->nargs) {
-            snprintf(why, size, "kernel %s takes %d parameters, the launch gives %d", shown,
-                     e->nparams, l->nargs);
-            return why;
-        }
-        for (int a = 0; a < l->nargs; a++) {
-            if (e->param_size[a] != l->arg_size[a]) {
-                snprintf(why, size, "kernel %s: parameter %d is %u bytes, the launch gives %u",
-                         shown, a, e->param_size[a], l->arg_size[a]);
-                return why;
-            }
-        }
-    }
-    return NULL;
-}
-
 /* ---- repetitions ------------------------------------------------------------------------- */
 
 static void step_failed(replay *r, const tl_error *err)
@@ -271,17 +205,6 @@ static void run_step(void *arg, int rep)
         step_failed(r, &err);
 }
 
-static const char *status_of(replay_failure f)
-{
-    switch (f) {
-    case REPLAY_CRASH: return "crash";
-    case REPLAY_BAD_MODULE: return "bad-input";
-    case REPLAY_UNSUPPORTED: return "unsupported";
-    case REPLAY_TIMEOUT: return "timeout";
-    default: return "error";
-    }
-}
-
 static void add_timing(cJSON *item, const double *ms, int reps, bool emulated)
 {
     tl_stats st;
@@ -311,7 +234,7 @@ static void replay_call(replay *r, caplog_call_kind kind, cJSON *calls)
         cJSON_AddStringToObject(item, "detail", "the capture has no such call for this shape");
         return;
     }
-    if (problem_with(r, c, why, sizeof why)) {
+    if (replay_call_problem(&r->log, r->outline, c, why, sizeof why)) {
         cJSON_AddStringToObject(item, "status", "refused");
         cJSON_AddStringToObject(item, "detail", why);
         return;
@@ -372,32 +295,13 @@ static void replay_call(replay *r, caplog_call_kind kind, cJSON *calls)
         if (rc == 0)
             add_timing(item, ms, r->o->reps, emulated);
     }
-    cJSON_AddStringToObject(item, "status", rc == 0 ? "ok" : status_of(r->be->failure(r->dev)));
+    cJSON_AddStringToObject(item, "status", rc == 0 ? "ok" : replay_status_name(r->be->failure(r->dev)));
     cJSON_AddStringToObject(item, "detail", rc == 0 ? "" : err.msg);
     free(host);
     r->host_P = NULL;
 }
 
 /* ---- setting up ----------------------------------------------------------------------- */
-
-char *replay_read_file(const char *path, size_t max, size_t *len, tl_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        tl_error_set(err, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    char *buf = malloc(max + 1);
-    size_t n = buf ? fread(buf, 1, max + 1, f) : 0;
-    fclose(f);
-    if (!buf || n > max) {
-        free(buf);
-        tl_error_set(err, "%s: larger than %zu bytes", path, max);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
 
 static int load_inputs(replay *r, tl_error *err)
 {
@@ -493,6 +397,8 @@ static int parse_options(int argc, char **argv, options *o)
             o->image = v;
         else if (strcmp(a, "--inputs") == 0)
             o->inputs = v;
+        else if (strcmp(a, "--program") == 0)
+            o->program = v;
         else if (strcmp(a, "--diagnose") == 0)
             o->diagnose = v;
         else if (strcmp(a, "--reps") == 0)
@@ -523,7 +429,8 @@ static int parse_options(int argc, char **argv, options *o)
             return -1;
     }
     bool backend_ok = o->backend && (strcmp(o->backend, "gpu") == 0 || strcmp(o->backend, "cpu") == 0);
-    if (!backend_ok || !o->log || !o->ptx || (!o->inputs == !o->generate) || o->reps < 1 ||
+    if (!backend_ok || !o->log || !o->ptx ||
+        (!o->inputs + !o->generate + !o->program != 2) || o->reps < 1 ||
         o->reps > MAX_REPS || o->warmup < 0 || o->warmup > MAX_WARMUP || o->fd < 0 ||
         o->sample_blocks < 0 || (o->sample_blocks > 0 && !o->diagnose))
         return -1;
@@ -562,16 +469,23 @@ int main(int argc, char **argv)
     free(ptx);
     if (status[0] == 'o' && !r.outline)
         status = "bad-input";
-    if (status[0] == 'o' && load_inputs(&r, &err) != 0)
+    if (status[0] == 'o' && !o.program && load_inputs(&r, &err) != 0)
         status = "bad-input";
     replay_failure why = REPLAY_INTERNAL;
     replay_module module = {o.ptx, o.image, r.outline, o.diagnose, (uint64_t)o.sample_blocks,
                             o.instruction_limit};
     if (status[0] == 'o' && r.be->open(&module, &r.dev, &why, &err) != 0)
-        status = status_of(why);
-    if (status[0] == 'o' && setup_memory(&r, &err) != 0)
-        status = status_of(r.be->failure(r.dev));
-    if (status[0] == 'o') {
+        status = replay_status_name(why);
+    if (status[0] == 'o' && !o.program && setup_memory(&r, &err) != 0)
+        status = replay_status_name(r.be->failure(r.dev));
+    if (status[0] == 'o' && o.program) {
+        char device[256];
+        r.be->device_name(r.dev, device, sizeof device);
+        cJSON_AddStringToObject(doc, "device", device);
+        replay_program_opts po = {r.be, r.dev, &r.log, r.outline, o.program, o.fd, o.time,
+                                  o.warmup, o.reps};
+        replay_program(&po, calls);
+    } else if (status[0] == 'o') {
         char device[256];
         r.be->device_name(r.dev, device, sizeof device);
         cJSON_AddStringToObject(doc, "device", device);

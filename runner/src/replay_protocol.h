@@ -3,6 +3,8 @@
  *
  *   output NAME ROWS COLS\n   then ROWS*COLS float32 values (little-endian bytes): one result
  *                             matrix, exactly as the kernels left it
+ *   answer program:RUN BYTES\n then BYTES bytes: a program call's hO after one run (check,
+ *                             warmup0..., rep0...), exactly as its downloads left it
  *   result JSON\n             the replay's summary, last: the device, per call its status
  *                             (ok, crash, refused, unsupported, missing, bad-input, error), a
  *                             one-line detail and the timings
@@ -15,6 +17,7 @@
 
 #define REPLAY_FRAME_OUTPUT "output"
 #define REPLAY_FRAME_RESULT "result"
+#define REPLAY_FRAME_ANSWER "answer"
 #define REPLAY_MAX_HEADER 256
 #define REPLAY_MAX_RESULT (1u << 20)
 /* The least instruction limit (--instruction-limit) of a CPU-backend launch; runner.h's

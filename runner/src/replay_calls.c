@@ -1,0 +1,126 @@
+/* What the replay of every kind of call shares: reading files, sending frames, launching a
+ * recorded kernel, and the checks a call passes before it is replayed. */
+#include "replay.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int replay_write_all(int fd, const void *data, size_t n)
+{
+    const char *p = data;
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+void replay_send(int fd, const void *data, size_t n)
+{
+    if (replay_write_all(fd, data, n) != 0) {
+        fprintf(stderr, "tilelab-replay: cannot write the results: %s\n", strerror(errno));
+        exit(3);
+    }
+}
+
+char *replay_read_file(const char *path, size_t max, size_t *len, tl_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        tl_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *buf = malloc(max + 1);
+    size_t n = buf ? fread(buf, 1, max + 1, f) : 0;
+    fclose(f);
+    if (!buf || n > max) {
+        free(buf);
+        tl_error_set(err, "%s: larger than %zu bytes", path, max);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+int replay_launch(const replay_backend *be, replay_device *dev, const caplog *log,
+                  const caplog_launch *l, replay_addr (*address_of)(const void *ctx, caplog_ref),
+                  const void *ctx, tl_error *err)
+{
+    static uint64_t params[CAPLOG_MAX_ARG_BYTES / 8 + CAPLOG_MAX_ARGS];
+    uint8_t *bytes = (uint8_t *)params;
+    void *args[CAPLOG_MAX_ARGS];
+    memcpy(bytes, l->bytes, l->nbytes);
+    for (int i = 0; i < l->nrelocs; i++) {
+        uint64_t a = address_of(ctx, l->relocs[i].ref);
+        memcpy(bytes + l->relocs[i].at, &a, 8);
+    }
+    uint32_t at = 0;
+    for (int i = 0; i < l->nargs; i++) {
+        args[i] = bytes + at;
+        at += l->arg_size[i];
+    }
+    return be->launch(dev, log->kernels[l->kernel], l, args, err);
+}
+
+const char *replay_call_problem(const caplog *log, const ptx_outline *outline,
+                                const caplog_call *c, char *why, size_t size)
+{
+    if (c->refused[0]) {
+        snprintf(why, size, "%s", c->refused);
+        return why;
+    }
+    if (!c->ended) {
+        snprintf(why, size, "the program stopped during this call when it was captured");
+        return why;
+    }
+    for (int i = 0; i < c->nops; i++) {
+        const caplog_launch *l = c->ops[i].launch;
+        if (!l)
+            continue;
+        const char *name = log->kernels[l->kernel];
+        const ptx_entry_outline *e = ptx_outline_entry(outline, name);
+        const char *bad = caplog_launch_problem(l, CAPLOG_MAX_DYNAMIC_SHARED);
+        char shown[128];
+        ptx_kernel_name(name, shown, sizeof shown);
+        if (!e) {
+            snprintf(why, size, "kernel %s is not in the module", shown);
+            return why;
+        }
+        if (bad) {
+            snprintf(why, size, "launch of %s: %s", shown, bad);
+            return why;
+        }
+        if (e->nparams != l->nargs) {
+            snprintf(why, size, "kernel %s takes %d parameters, the launch gives %d", shown,
+                     e->nparams, l->nargs);
+            return why;
+        }
+        for (int a = 0; a < l->nargs; a++) {
+            if (e->param_size[a] != l->arg_size[a]) {
+                snprintf(why, size, "kernel %s: parameter %d is %u bytes, the launch gives %u",
+                         shown, a, e->param_size[a], l->arg_size[a]);
+                return why;
+            }
+        }
+    }
+    return NULL;
+}
+
+const char *replay_status_name(replay_failure f)
+{
+    switch (f) {
+    case REPLAY_CRASH: return "crash";
+    case REPLAY_BAD_MODULE: return "bad-input";
+    case REPLAY_UNSUPPORTED: return "unsupported";
+    case REPLAY_TIMEOUT: return "timeout";
+    default: return "error";
+    }
+}
+
