@@ -94,6 +94,9 @@ int replay_launch(const replay_backend *be, replay_device *dev, const caplog *lo
  * module or a GPU would refuse), or NULL. */
 const char *replay_call_problem(const caplog *log, const ptx_outline *outline,
                                 const caplog_call *c, char *why, size_t size);
+/* Adds "timing" (reps, median, min, max, emulated, the samples) to a call's item. */
+struct cJSON;
+void replay_add_timing(struct cJSON *item, const double *ms, int reps, bool emulated);
 /* "crash", "bad-input", "unsupported", "timeout" or "error": a result's status. */
 const char *replay_status_name(replay_failure f);
 

@@ -2,6 +2,7 @@
  * recorded kernel, and the checks a call passes before it is replayed. */
 #include "replay.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,3 +125,18 @@ const char *replay_status_name(replay_failure f)
     }
 }
 
+
+void replay_add_timing(cJSON *item, const double *ms, int reps, bool emulated)
+{
+    tl_stats st;
+    tl_stats_compute(ms, reps, &st);
+    cJSON *t = cJSON_AddObjectToObject(item, "timing");
+    cJSON_AddNumberToObject(t, "reps", reps);
+    cJSON_AddNumberToObject(t, "median_ms", st.median);
+    cJSON_AddNumberToObject(t, "min_ms", st.min);
+    cJSON_AddNumberToObject(t, "max_ms", st.max);
+    cJSON_AddBoolToObject(t, "emulated", emulated);
+    cJSON *samples = cJSON_AddArrayToObject(t, "samples_ms");
+    for (int i = 0; i < reps; i++)
+        cJSON_AddItemToArray(samples, cJSON_CreateNumber(ms[i]));
+}

@@ -205,20 +205,6 @@ static void run_step(void *arg, int rep)
         step_failed(r, &err);
 }
 
-static void add_timing(cJSON *item, const double *ms, int reps, bool emulated)
-{
-    tl_stats st;
-    tl_stats_compute(ms, reps, &st);
-    cJSON *t = cJSON_AddObjectToObject(item, "timing");
-    cJSON_AddNumberToObject(t, "reps", reps);
-    cJSON_AddNumberToObject(t, "median_ms", st.median);
-    cJSON_AddNumberToObject(t, "min_ms", st.min);
-    cJSON_AddNumberToObject(t, "max_ms", st.max);
-    cJSON_AddBoolToObject(t, "emulated", emulated);
-    cJSON *samples = cJSON_AddArrayToObject(t, "samples_ms");
-    for (int i = 0; i < reps; i++)
-        cJSON_AddItemToArray(samples, cJSON_CreateNumber(ms[i]));
-}
 
 /* One call: checked run, then the timed repetitions; every P goes back to the runner. */
 static void replay_call(replay *r, caplog_call_kind kind, cJSON *calls)
@@ -293,7 +279,7 @@ static void replay_call(replay *r, caplog_call_kind kind, cJSON *calls)
                 send_output(r, name, run, host);
         }
         if (rc == 0)
-            add_timing(item, ms, r->o->reps, emulated);
+            replay_add_timing(item, ms, r->o->reps, emulated);
     }
     cJSON_AddStringToObject(item, "status", rc == 0 ? "ok" : replay_status_name(r->be->failure(r->dev)));
     cJSON_AddStringToObject(item, "detail", rc == 0 ? "" : err.msg);

@@ -159,17 +159,6 @@ static int setup(program_replay *p, int runs, tl_error *err)
     return p->o->be->save_variables(p->o->dev, err);
 }
 
-static void add_timing(cJSON *item, const double *ms, int reps, bool emulated)
-{
-    tl_stats st;
-    tl_stats_compute(ms, reps, &st);
-    cJSON *t = cJSON_AddObjectToObject(item, "timing");
-    cJSON_AddNumberToObject(t, "reps", reps);
-    cJSON_AddNumberToObject(t, "median_ms", st.median);
-    cJSON_AddNumberToObject(t, "min_ms", st.min);
-    cJSON_AddNumberToObject(t, "max_ms", st.max);
-    cJSON_AddBoolToObject(t, "emulated", emulated);
-}
 
 void replay_program(const replay_program_opts *o, cJSON *calls)
 {
@@ -217,7 +206,7 @@ void replay_program(const replay_program_opts *o, cJSON *calls)
             send_answer(&p, run, p.outs[i]);
         }
         if (rc == 0)
-            add_timing(item, ms, o->reps, emulated);
+            replay_add_timing(item, ms, o->reps, emulated);
     }
     const char *status = rc == 0 ? "ok" : internal ? "error"
                                                    : replay_status_name(o->be->failure(o->dev));
