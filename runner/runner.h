@@ -121,6 +121,9 @@ typedef struct runner_config {
     int reps;                 /* timed repetitions */
     bool device_debug;        /* build device code with -G */
     int compute_capability;   /* the GPU image's (90 for sm_90); 0: this machine's GPU, or 90 */
+    bool program;             /* the file is a whole libwb program (its own main): built with
+                                 the capture runtime's libwb layer (capture_wb.c) instead of
+                                 the lab functions' capture main */
 } runner_config;
 
 #define RUNNER_SLOT_UID_BASE 61000
@@ -199,6 +202,14 @@ typedef struct runner_capture {
  * complete and read; refused, crash, timeout or bad-input otherwise. */
 int runner_capture_run(const runner_config *c, const runner_program *p, const tl_size *shapes,
                        int nshapes, runner_capture *out, runner_outcome *outcome);
+/* Runs a whole libwb program's capture (runner_config.program builds): its -i files are the
+ * stubs 0, 1, ... in `stubs` (CAPLOG_STUB_MAGIC lines, written by the runner), -e the stub
+ * "expected", -t `type`. Outcome pass: the log is complete and holds the program's answer;
+ * refused (a refusal anywhere), wrong (it never called wbSolution), crash, timeout or bad-input
+ * otherwise. */
+int runner_capture_program(const runner_config *c, const runner_program *p, const char *stubs,
+                           int ninputs, const char *type, runner_capture *cap,
+                           runner_outcome *o);
 void runner_capture_free(runner_capture *cap);
 
 /* ---- replay and check -------------------------------------------------------------------- */

@@ -328,11 +328,16 @@ static int compile(const runner_config *c, const char *work, const char *source_
             return -1;
     }
     snprintf(gencode, sizeof gencode, "arch=compute_%s,code=[sm_%s,compute_%s]", arch, arch, arch);
+    /* A lab file gets the capture main and the harness's CUDA layer; a whole libwb program has
+     * its own main and gets the capture's libwb layer, never the harness's (which would read
+     * the dataset and judge the answer itself). */
     char *cmd[] = {RUNNER_NVCC, "-std=c++17", "-O3", c->device_debug ? "-G" : "-lineinfo",
                    "-gencode", gencode, "-keep", "-keep-dir", "/out/keep", "-MD", "-MF",
                    "/out/deps.d", "-cudart", "none", "-I" RUNNER_HARNESS_INCLUDE, "-o",
-                   "/out/capture", (char *)source_name, RUNNER_CAPTURE_MAIN_LIB,
-                   RUNNER_HARNESS_CUDA_LIB, RUNNER_CAPTURE_RT_LIB, RUNNER_CAPTURE_LOG_LIB,
+                   "/out/capture", (char *)source_name,
+                   c->program ? RUNNER_CAPTURE_WB_LIB : RUNNER_CAPTURE_MAIN_LIB,
+                   c->program ? RUNNER_CAPTURE_RT_LIB : RUNNER_HARNESS_CUDA_LIB,
+                   RUNNER_CAPTURE_RT_LIB, RUNNER_CAPTURE_LOG_LIB,
                    RUNNER_PTX_LIB, RUNNER_HARNESS_LIB, RUNNER_CJSON_LIB, "-Xlinker",
                    "-rpath=" RUNNER_CJSON_DIR, "-lm", "-lpthread", NULL};
     sandbox s;
@@ -434,14 +439,16 @@ int runner_build(const runner_config *c, const char *folder, const char *source,
                  folder ? folder : source);
     }
     const char *stamps[] = {RUNNER_CAPTURE_MAIN_LIB, RUNNER_CAPTURE_RT_LIB, RUNNER_CAPTURE_LOG_LIB,
-                            RUNNER_HARNESS_CUDA_LIB, RUNNER_HARNESS_LIB, RUNNER_PTX_LIB,
-                            RUNNER_HARNESS_INCLUDE "/lab.h", RUNNER_HARNESS_INCLUDE "/harness.h",
-                            RUNNER_NVCC};
+                            RUNNER_CAPTURE_WB_LIB, RUNNER_HARNESS_CUDA_LIB, RUNNER_HARNESS_LIB,
+                            RUNNER_PTX_LIB, RUNNER_HARNESS_INCLUDE "/lab.h",
+                            RUNNER_HARNESS_INCLUDE "/harness.h", RUNNER_HARNESS_INCLUDE "/wb.h",
+                            RUNNER_HARNESS_INCLUDE "/gputk.h", RUNNER_NVCC};
     for (size_t i = 0; i < sizeof stamps / sizeof stamps[0]; i++)
         h = hash_stamp(h, stamps[i]);
     h = hash_text(h, source_name);
     h = hash_text(h, arch);
     h = hash_text(h, c->device_debug ? "-G" : "-lineinfo");
+    h = hash_text(h, c->program ? "program" : "lab");
     snprintf(p->dir, sizeof p->dir, "%s/%016" PRIx64, RUNNER_CACHE_DIR, h);
     set_paths(p);
     if (o->verdict != TL_VERDICT_PASS) {

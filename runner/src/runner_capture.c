@@ -52,33 +52,73 @@ static void judge_exit(const runner_config *c, const proc_result *r, const caplo
     }
 }
 
+/* A capture's folders: work (the runner's) and work/out, where the program writes its log. */
+typedef struct capture_dirs {
+    char work[PATH_MAX], out[PATH_MAX + 8], log_inside[PATH_MAX + 16];
+    uid_t uid;
+    gid_t gid;
+    bool as_slot;
+} capture_dirs;
+
+static int make_dirs(const runner_config *c, capture_dirs *d)
+{
+    memset(d, 0, sizeof *d);
+    if (sandbox_work_dir(d->work, sizeof d->work, "capture") != 0)
+        return -1;
+    snprintf(d->out, sizeof d->out, "%s/out", d->work);
+    d->as_slot = geteuid() == 0;
+    if (mkdir(d->out, 0700) != 0)
+        return -1;
+    if (d->as_slot) {
+        sandbox_slot_user(c->slot, &d->uid, &d->gid);
+        if (chown(d->out, d->uid, d->gid) != 0 || chmod(d->work, 0711) != 0)
+            return -1;
+    }
+    snprintf(d->log_inside, sizeof d->log_inside, "%s/log", c->sandbox ? "/capture/out" : d->out);
+    return 0;
+}
+
+static int run_and_read(const runner_config *c, const runner_program *p, capture_dirs *d,
+                        char *const *cmd, char *const *envp, const char *in_dir,
+                        runner_capture *cap, runner_outcome *o);
+
+/* A program's whole run was recorded: a refusal, or an end before wbSolution, is its verdict. */
+static void judge_program(const proc_result *r, const caplog *log, runner_outcome *o)
+{
+    const caplog_call *call = caplog_find_call(log, CAPLOG_CALL_PROGRAM, 1, 1, 1);
+    if (call && call->refused[0]) {
+        o->verdict = TL_VERDICT_REFUSED;
+        snprintf(o->detail, sizeof o->detail, "%s", call->refused);
+    } else if (!call || !call->answered) {
+        char line[300];
+        first_line(r->err, line, sizeof line);
+        /* The log is complete, so the program ended through exit (or main's return), never
+         * by a signal. */
+        o->verdict = r->exit_code == 0 ? TL_VERDICT_WRONG : TL_VERDICT_CRASH;
+        if (r->exit_code == 0)
+            snprintf(o->detail, sizeof o->detail, "the program never called wbSolution, so it "
+                     "gave no answer to check");
+        else
+            snprintf(o->detail, sizeof o->detail, "the program ended (exit status %d) before it "
+                     "called wbSolution%s%s", r->exit_code, line[0] ? ": " : "", line);
+    }
+}
+
 int runner_capture_run(const runner_config *c, const runner_program *p, const tl_size *shapes,
                        int nshapes, runner_capture *cap, runner_outcome *o)
 {
     memset(cap, 0, sizeof *cap);
     memset(o, 0, sizeof *o);
     caplog_init(&cap->log);
-    char work[PATH_MAX], out[PATH_MAX + 8], log_inside[PATH_MAX + 16];
-    if (sandbox_work_dir(work, sizeof work, "capture") != 0)
+    capture_dirs d;
+    if (make_dirs(c, &d) != 0)
         return -1;
-    snprintf(out, sizeof out, "%s/out", work);
-    uid_t uid = 0;
-    gid_t gid = 0;
-    bool as_slot = geteuid() == 0;
-    if (mkdir(out, 0700) != 0)
-        return -1;
-    if (as_slot) {
-        sandbox_slot_user(c->slot, &uid, &gid);
-        if (chown(out, uid, gid) != 0 || chmod(work, 0711) != 0)
-            return -1;
-    }
-    snprintf(log_inside, sizeof log_inside, "%s/log", c->sandbox ? "/capture/out" : out);
     char *cmd[8 + 2 * 300];
     char shape_text[300][40];
     int n = 0;
     cmd[n++] = (char *)p->capture;
     cmd[n++] = "--log";
-    cmd[n++] = log_inside;
+    cmd[n++] = d.log_inside;
     cmd[n++] = "--ptx";
     cmd[n++] = (char *)p->ptx;
     for (int i = 0; i < nshapes && i < 300; i++) {
@@ -88,12 +128,54 @@ int runner_capture_run(const runner_config *c, const runner_program *p, const tl
         cmd[n++] = shape_text[i];
     }
     cmd[n] = NULL;
+    return run_and_read(c, p, &d, cmd, sandbox_env(NULL, false), NULL, cap, o);
+}
+
+int runner_capture_program(const runner_config *c, const runner_program *p, const char *stubs,
+                           int ninputs, const char *type, runner_capture *cap,
+                           runner_outcome *o)
+{
+    memset(cap, 0, sizeof *cap);
+    memset(o, 0, sizeof *o);
+    caplog_init(&cap->log);
+    capture_dirs d;
+    if (ninputs < 1 || ninputs > CAPLOG_MAX_INPUTS || make_dirs(c, &d) != 0)
+        return -1;
+    const char *in = c->sandbox ? "/capture/in" : stubs;
+    char inputs[CAPLOG_MAX_INPUTS * (PATH_MAX + 8)] = "", expected[PATH_MAX + 16];
+    for (int i = 0; i < ninputs; i++)
+        snprintf(inputs + strlen(inputs), sizeof inputs - strlen(inputs), "%s%.4000s/%d",
+                 i ? "," : "", in, i);
+    snprintf(expected, sizeof expected, "%.4000s/expected", in);
+    char *cmd[] = {(char *)p->capture, "-i", inputs, "-e", expected, "-t", (char *)type, NULL};
+    /* The log and the module's PTX are named in the environment: the arguments are the
+     * program's, as the kit runs it. */
+    static char log_env[PATH_MAX + 64], ptx_env[PATH_MAX + 64];
+    snprintf(log_env, sizeof log_env, "%s=%s", CAPLOG_ENV_LOG, d.log_inside);
+    snprintf(ptx_env, sizeof ptx_env, "%s=%s", CAPLOG_ENV_PTX, p->ptx);
+    char *envp[16];
+    int n = 0;
+    for (char *const *e = sandbox_env(NULL, false); *e && n < 13; e++)
+        envp[n++] = *e;
+    envp[n++] = log_env;
+    envp[n++] = ptx_env;
+    envp[n] = NULL;
+    return run_and_read(c, p, &d, cmd, envp, stubs, cap, o);
+}
+
+static int run_and_read(const runner_config *c, const runner_program *p, capture_dirs *d,
+                        char *const *cmd, char *const *envp, const char *in_dir,
+                        runner_capture *cap, runner_outcome *o)
+{
+    const char *work = d->work, *out = d->out;
     sandbox s;
     sandbox_begin(&s, c);
     sandbox_tmp(&s, CAPTURE_TMP_BYTES); /* first: a later tmpfs on /tmp would hide binds below it */
     sandbox_bind(&s, p->dir, p->dir, false);
     sandbox_bind(&s, RUNNER_CJSON_DIR, RUNNER_CJSON_DIR, false);
     sandbox_bind(&s, out, "/capture/out", true);
+    if (in_dir)
+        sandbox_bind(&s, in_dir, "/capture/in", false);
     sandbox_chdir(&s, "/tmp");
     char *const *argv = sandbox_command(&s, cmd);
     if (!argv) {
@@ -101,9 +183,9 @@ int runner_capture_run(const runner_config *c, const runner_program *p, const tl
         return -1;
     }
     proc_limits lim = {(unsigned long)c->capture_timeout_s + 5, 64ul << 20, 8ul << 30, 64, 64};
-    proc_spec spec = {.argv = argv, .envp = sandbox_env(NULL, false),
+    proc_spec spec = {.argv = argv, .envp = envp,
                       .timeout_s = c->capture_timeout_s, .capture_limit = RUNNER_OUTPUT_CAP,
-                      .limits = &lim, .set_uid = as_slot, .uid = uid, .gid = gid};
+                      .limits = &lim, .set_uid = d->as_slot, .uid = d->uid, .gid = d->gid};
     proc_result r;
     if (proc_run_spec(&spec, &r) != 0) {
         files_remove_tree(work);
@@ -131,6 +213,8 @@ int runner_capture_run(const runner_config *c, const runner_program *p, const tl
         snprintf(o->detail, sizeof o->detail, "%s", partial.refused);
     } else if (!parsed || !partial.complete || r.timed_out) {
         judge_exit(c, &r, parsed ? &partial : NULL, o);
+    } else if (in_dir) {
+        judge_program(&r, &partial, o);
     }
     if (o->verdict == TL_VERDICT_PASS) {
         /* The runner's own copy: nothing the program left behind is read again. */

@@ -3,6 +3,7 @@
  * fp32 error bound. The verdict is the runner's. */
 #include "replay_protocol.h"
 #include "runner_config.h"
+#include "runner_exec.h"
 #include "runner_sandbox.h"
 
 #include "runner_files.h"
@@ -286,6 +287,76 @@ static double cpu_instruction_limit(const runner_config *c, tl_size s)
     return REPLAY_LIMIT_FLOOR + per_mac * macs;
 }
 
+int runner_replay_exec(const runner_config *c, const runner_program *p, const char *cap_work,
+                       const char *work, const char *writable, char *const *wrapper,
+                       char *const *cmd, int timeout_s, bool timed,
+                       void (*on_result)(void *ctx, const char *data, size_t n), void *ctx,
+                       proc_result *r)
+{
+    runner_config bare = *c;
+    char *wrapped[64];
+    if (wrapper) {
+        int w = 0;
+        for (; wrapper[w] && w < 30; w++)
+            wrapped[w] = wrapper[w];
+        for (int i = 0; cmd[i] && w < 63; i++)
+            wrapped[w++] = cmd[i];
+        wrapped[w] = NULL;
+        bare.sandbox = false;
+        c = &bare;
+    }
+    sandbox s;
+    sandbox_begin(&s, c);
+    sandbox_tmp(&s, REPLAY_TMP_BYTES); /* first: a later tmpfs on /tmp would hide binds below it */
+    sandbox_bind(&s, RUNNER_REPLAY_DIR, RUNNER_REPLAY_DIR, false);
+    sandbox_bind(&s, RUNNER_TOOLKIT_ROOT, RUNNER_TOOLKIT_ROOT, false);
+    sandbox_bind(&s, RUNNER_TOOLKIT_REAL_ROOT, RUNNER_TOOLKIT_REAL_ROOT, false);
+    sandbox_bind(&s, p->dir, p->dir, false);
+    sandbox_bind(&s, cap_work, cap_work, false);
+    sandbox_bind(&s, work, work, false);
+    if (writable)
+        sandbox_bind(&s, writable, writable, true);
+    bool gpu = c->backend == RUNNER_GPU;
+    const char *ld = getenv("LD_LIBRARY_PATH");
+    char ld_copy[4096] = "";
+    if (gpu) {
+        sandbox_gpu(&s);
+        /* The driver's libraries may live outside /usr (a container's /usr/local/nvidia). */
+        snprintf(ld_copy, sizeof ld_copy, "%s", ld ? ld : "");
+        for (char *save = NULL, *dir = strtok_r(ld_copy, ":", &save); dir;
+             dir = strtok_r(NULL, ":", &save))
+            if (dir[0] == '/' && access(dir, R_OK) == 0)
+                sandbox_bind(&s, dir, dir, false);
+    }
+    char *const *argv = sandbox_command(&s, wrapper ? wrapped : cmd);
+    if (!argv)
+        return -1;
+    char *const *base_env = sandbox_env(NULL, gpu);
+    char *env[12];
+    int ne = 0;
+    for (; base_env[ne] && ne < 10; ne++)
+        env[ne] = base_env[ne];
+    char ld_env[4200];
+    if (gpu && ld) {
+        snprintf(ld_env, sizeof ld_env, "LD_LIBRARY_PATH=%.4000s", ld);
+        env[ne++] = ld_env;
+    }
+    env[ne] = NULL;
+    /* CUDA reserves a large address space: no memory limit on a GPU. */
+    proc_limits lim = {(unsigned long)timeout_s * (gpu ? 1 : 2) + 10, 256ul << 20,
+                       gpu ? 0 : 16ul << 30, 0, 256};
+    proc_spec spec = {.argv = argv, .envp = wrapper ? NULL : env,
+                      .timeout_s = timeout_s * (wrapper ? 4 : 1),
+                      .capture_limit = RUNNER_OUTPUT_CAP, .limits = &lim,
+                      .on_result = on_result, .result_ctx = ctx};
+    int turn = take_turn(c, timed);
+    int rc = proc_run_spec(&spec, r);
+    if (turn >= 0)
+        close(turn);
+    return rc;
+}
+
+
 static int spawn(const runner_config *c, const runner_program *p, const runner_capture *cap,
                  const tl_lab *lab, const runner_dataset *d, const runner_replay_opts *opts,
                  const char *work, int timeout_s, frames *f, proc_result *r)
@@ -340,73 +411,15 @@ static int spawn(const runner_config *c, const runner_program *p, const runner_c
         cmd[n++] = opts->sample_last ? "last" : "all";
     }
     cmd[n] = NULL;
-    runner_config bare = *c;
-    char *wrapped[64];
-    if (opts->wrapper) {
-        int w = 0;
-        for (; opts->wrapper[w] && w < 30; w++)
-            wrapped[w] = opts->wrapper[w];
-        for (int i = 0; cmd[i] && w < 63; i++)
-            wrapped[w++] = cmd[i];
-        wrapped[w] = NULL;
-        bare.sandbox = false;
-        c = &bare;
-    }
-    sandbox s;
-    sandbox_begin(&s, c);
-    sandbox_tmp(&s, REPLAY_TMP_BYTES); /* first: a later tmpfs on /tmp would hide binds below it */
-    sandbox_bind(&s, RUNNER_REPLAY_DIR, RUNNER_REPLAY_DIR, false);
-    sandbox_bind(&s, RUNNER_TOOLKIT_ROOT, RUNNER_TOOLKIT_ROOT, false);
-    sandbox_bind(&s, RUNNER_TOOLKIT_REAL_ROOT, RUNNER_TOOLKIT_REAL_ROOT, false);
-    sandbox_bind(&s, p->dir, p->dir, false);
-    sandbox_bind(&s, cap->work, cap->work, false);
-    sandbox_bind(&s, work, work, false);
+    char diag_dir[PATH_MAX] = "";
     if (opts->diagnose) {
-        char diag_dir[PATH_MAX];
         snprintf(diag_dir, sizeof diag_dir, "%s", opts->diagnose);
         char *slash = strrchr(diag_dir, '/');
         if (slash)
             *slash = '\0';
-        sandbox_bind(&s, diag_dir, diag_dir, true);
     }
-    bool gpu = c->backend == RUNNER_GPU;
-    const char *ld = getenv("LD_LIBRARY_PATH");
-    char ld_copy[4096] = "";
-    if (gpu) {
-        sandbox_gpu(&s);
-        /* The driver's libraries may live outside /usr (a container's /usr/local/nvidia). */
-        snprintf(ld_copy, sizeof ld_copy, "%s", ld ? ld : "");
-        for (char *save = NULL, *dir = strtok_r(ld_copy, ":", &save); dir;
-             dir = strtok_r(NULL, ":", &save))
-            if (dir[0] == '/' && access(dir, R_OK) == 0)
-                sandbox_bind(&s, dir, dir, false);
-    }
-    char *const *argv = sandbox_command(&s, opts->wrapper ? wrapped : cmd);
-    if (!argv)
-        return -1;
-    char *const *base_env = sandbox_env(NULL, gpu);
-    char *env[12];
-    int ne = 0;
-    for (; base_env[ne] && ne < 10; ne++)
-        env[ne] = base_env[ne];
-    char ld_env[4200];
-    if (gpu && ld) {
-        snprintf(ld_env, sizeof ld_env, "LD_LIBRARY_PATH=%.4000s", ld);
-        env[ne++] = ld_env;
-    }
-    env[ne] = NULL;
-    /* CUDA reserves a large address space: no memory limit on a GPU. */
-    proc_limits lim = {(unsigned long)timeout_s * (gpu ? 1 : 2) + 10, 256ul << 20,
-                       gpu ? 0 : 16ul << 30, 0, 256};
-    proc_spec spec = {.argv = argv, .envp = opts->wrapper ? NULL : env,
-                      .timeout_s = timeout_s * (opts->wrapper ? 4 : 1),
-                      .capture_limit = RUNNER_OUTPUT_CAP, .limits = &lim,
-                      .on_result = on_bytes, .result_ctx = f};
-    int turn = take_turn(c, opts->time);
-    int rc = proc_run_spec(&spec, r);
-    if (turn >= 0)
-        close(turn);
-    return rc;
+    return runner_replay_exec(c, p, cap->work, work, diag_dir[0] ? diag_dir : NULL, opts->wrapper,
+                              cmd, timeout_s, opts->time, on_bytes, f, r);
 }
 
 enum { RUNNER_DIAGNOSE_SLOWDOWN = 10, RUNNER_SAMPLED_GRID_BLOCKS = 1024 };

@@ -1,0 +1,19 @@
+/* Inside the runner: starting tilelab-replay, shared by the replay of lab calls
+ * (runner_replay.c) and of whole programs (runner_program.c). */
+#ifndef TILELAB_RUNNER_EXEC_H
+#define TILELAB_RUNNER_EXEC_H
+
+#include "runner.h"
+
+/* Runs the replayer's command `cmd` in the sandbox (the replayer, the toolkit, the program's
+ * build `p`, the capture's folder and the runner's `work` folder visible, read-only; `writable`
+ * (NULL: none) writable; the GPU's devices on the GPU backend), or bare under `wrapper` (a
+ * profiler, NULL-terminated; NULL: none). The result descriptor's bytes go to on_result(ctx).
+ * `timed` runs take the runner's turn on c->turns. Returns proc_run_spec's status. */
+int runner_replay_exec(const runner_config *c, const runner_program *p, const char *cap_work,
+                       const char *work, const char *writable, char *const *wrapper,
+                       char *const *cmd, int timeout_s, bool timed,
+                       void (*on_result)(void *ctx, const char *data, size_t n), void *ctx,
+                       proc_result *r);
+
+#endif /* TILELAB_RUNNER_EXEC_H */
