@@ -23,6 +23,10 @@ typedef struct program_replay {
     uint8_t *inputs[CAPLOG_MAX_INPUTS];
     uint8_t *outs[MAX_RUNS]; /* hO of the checked run, then of each warm-up and timed run */
     uint8_t *out;            /* the current run's */
+    int first_launch, last_launch; /* the timed part of the run: the kernels, and the device
+                                      work between them; uploads before and downloads after
+                                      are done outside the timing, as the lab calls' are */
+    int pending_tail;        /* a timed run whose downloads are still to do, or -1 */
     bool failed;
     tl_error step_err;
 } program_replay;
@@ -33,12 +37,13 @@ static replay_addr address_of(const void *ctx, caplog_ref ref)
     return p->allocs[ref.buf - CAPLOG_BUF_ALLOC] + (uint64_t)ref.offset;
 }
 
-static int run_ops(program_replay *p, tl_error *err)
+/* Ops [from, to) of the call. */
+static int run_ops(program_replay *p, int from, int to, tl_error *err)
 {
     const replay_backend *be = p->o->be;
     replay_device *dev = p->o->dev;
     const caplog *log = p->o->log;
-    for (int i = 0; i < p->call->nops; i++) {
+    for (int i = from; i < to; i++) {
         const caplog_op *op = &p->call->ops[i];
         int rc = 0;
         bool to_var = op->dst.buf >= CAPLOG_BUF_VAR;
@@ -79,6 +84,11 @@ static int run_ops(program_replay *p, tl_error *err)
     return be->sync(dev, err);
 }
 
+static int run_all(program_replay *p, tl_error *err)
+{
+    return run_ops(p, 0, p->call->nops, err);
+}
+
 static void step_failed(program_replay *p, const tl_error *err)
 {
     if (!p->failed)
@@ -101,10 +111,28 @@ static void reset(program_replay *p, uint8_t *out)
     p->out = out;
 }
 
+/* The downloads of the last timed run, into its own hO. */
+static void finish_tail(program_replay *p)
+{
+    tl_error err;
+    if (p->pending_tail >= 0 && !p->failed) {
+        p->out = p->outs[p->pending_tail];
+        if (run_ops(p, p->last_launch + 1, p->call->nops, &err) != 0)
+            step_failed(p, &err);
+    }
+    p->pending_tail = -1;
+}
+
 static void before_run(void *ctx, int rep)
 {
     program_replay *p = ctx;
-    reset(p, p->outs[rep < 0 ? -rep : 1 + p->o->warmup + rep]);
+    finish_tail(p);
+    int index = rep < 0 ? -rep : 1 + p->o->warmup + rep;
+    reset(p, p->outs[index]);
+    tl_error err;
+    if (!p->failed && run_ops(p, 0, p->first_launch, &err) != 0)
+        step_failed(p, &err);
+    p->pending_tail = index;
 }
 
 static void run_step(void *ctx, int rep)
@@ -112,7 +140,7 @@ static void run_step(void *ctx, int rep)
     (void)rep;
     program_replay *p = ctx;
     tl_error err;
-    if (!p->failed && run_ops(p, &err) != 0)
+    if (!p->failed && run_ops(p, p->first_launch, p->last_launch + 1, &err) != 0)
         step_failed(p, &err);
 }
 
@@ -165,7 +193,8 @@ void replay_program(const replay_program_opts *o, cJSON *calls)
     cJSON *item = cJSON_CreateObject();
     cJSON_AddItemToArray(calls, item);
     cJSON_AddStringToObject(item, "call", caplog_call_kind_name(CAPLOG_CALL_PROGRAM));
-    program_replay p = {.o = o, .call = caplog_find_call(o->log, CAPLOG_CALL_PROGRAM, 1, 1, 1)};
+    program_replay p = {.o = o, .call = caplog_find_call(o->log, CAPLOG_CALL_PROGRAM, 1, 1, 1),
+                        .pending_tail = -1};
     char why[CAPLOG_MAX_REFUSAL + 200];
     if (!p.call || !p.call->answered) {
         cJSON_AddStringToObject(item, "status", "missing");
@@ -178,13 +207,22 @@ void replay_program(const replay_program_opts *o, cJSON *calls)
         cJSON_AddStringToObject(item, "detail", why);
         return;
     }
+    p.first_launch = p.call->nops;
+    p.last_launch = -1;
+    for (int i = 0; i < p.call->nops; i++)
+        if (p.call->ops[i].kind == CAPLOG_LAUNCH) {
+            p.first_launch = i < p.first_launch ? i : p.first_launch;
+            p.last_launch = i;
+        }
+    if (p.last_launch < 0)
+        p.first_launch = p.last_launch = p.call->nops - 1; /* no kernel: nothing to time */
     int runs = 1 + (o->time ? o->warmup + o->reps : 0);
     tl_error err;
     int rc = runs <= MAX_RUNS ? setup(&p, runs, &err) : tl_error_set(&err, "too many runs");
     bool internal = rc != 0; /* a setup failure is the kit's or the dataset's, not the program's */
     if (rc == 0) {
         reset(&p, p.outs[0]);
-        rc = p.failed ? -1 : run_ops(&p, &err);
+        rc = p.failed ? -1 : run_all(&p, &err);
         if (rc == 0)
             send_answer(&p, "check", p.outs[0]);
         if (p.failed)
@@ -195,6 +233,7 @@ void replay_program(const replay_program_opts *o, cJSON *calls)
         bool emulated = false;
         rc = o->be->time(o->dev, o->warmup, o->reps, before_run, run_step, &p, ms, &emulated,
                          &err);
+        finish_tail(&p);
         if (p.failed)
             err = p.step_err, rc = -1;
         for (int i = 1; rc == 0 && i < runs; i++) {
