@@ -212,6 +212,44 @@ int runner_capture_program(const runner_config *c, const runner_program *p, cons
                            runner_outcome *o);
 void runner_capture_free(runner_capture *cap);
 
+/* ---- labs graded as whole libwb programs ---------------------------------------------------- */
+/* How the answer handed to wbSolution is judged. */
+typedef enum runner_answer_rule {
+    RUNNER_ANSWER_AS_IS = 0, /* the values handed to wbSolution, against the expected output */
+    RUNNER_ANSWER_SUM,       /* their sum: a reduction's partial results, copied from the
+                                device into the buffer handed to wbSolution, added up by the
+                                grader (the program's own host loop is never believed) */
+    RUNNER_ANSWER_RULES
+} runner_answer_rule;
+
+const char *runner_answer_rule_name(runner_answer_rule r);
+
+/* A lab description (docs/libwb-compat.md): lab.json, e.g.
+ *   {"name": "vector-add", "title": "Vector addition", "type": "vector", "tolerance": "libwb",
+ *    "answer": "as-is", "inputs": ["input0.raw", "input1.raw"], "output": "output.raw",
+ *    "datasets": "datasets", "rubric": "lab.rubric"}
+ * type is the -t the program is run with (matrix, vector, integral_vector, histogram, image);
+ * datasets and rubric (optional) are found beside the description. */
+typedef struct runner_program_lab {
+    char name[64], title[128];
+    char type[32];
+    tl_tolerance tolerance;
+    runner_answer_rule answer;
+    int ninputs;
+    char inputs[CAPLOG_MAX_INPUTS][NAME_MAX + 1];
+    char output[NAME_MAX + 1];
+    char datasets[PATH_MAX];
+    char rubric[PATH_MAX];   /* "" for the grader's default */
+    char dir[PATH_MAX];      /* the description's folder */
+} runner_program_lab;
+
+/* Reads a description (`where`: a lab.json, or a folder holding one). Errors name the file, the
+ * line (JSON syntax) or the key, and what was expected. */
+int runner_program_lab_read(const char *where, runner_program_lab *lab, tl_error *err);
+/* The description one of the kit's matrix labs gives a whole libwb program handed in for it:
+ * type matrix, the error bound, input0.raw and input1.raw, output.raw, in `datasets`. */
+void runner_program_lab_for(const tl_lab *lab, const char *datasets, runner_program_lab *out);
+
 /* ---- replay and check -------------------------------------------------------------------- */
 typedef struct runner_dataset {
     const char *dir;     /* a dataset folder (input0.raw, input1.raw, output.raw) */
