@@ -243,6 +243,28 @@ uint64_t tl_ulps_between(float a, float b);
 #define TL_LIBWB_TOLERANCE 0.2f
 bool tl_libwb_close(float expected, float got);
 
+/* How closely a value must match the one it should be. The dataset checker (datagen.h) holds a
+ * dataset's expected output to the product recomputed in double precision (docs/datasets.md
+ * derives each rule); tl_check_answer holds a program's answer to the expected output. */
+typedef enum tl_tolerance {
+    /* The fp32 error bound of a product. A dataset's value e against the recomputed C:
+     * |e - C| <= (gamma_{k+1} S + 2^-24 (1 + 2^-23) |e| + q + (k+1) 2^-126) (1 + 2^-40), with
+     * S = (|A||B|)ij and q half a unit in the last digit the text file wrote for that value (0
+     * in a binary file). An answer: tl_check_product's bound where the inputs are given and
+     * form a product of the expected shape, libwb's rule otherwise (nothing else has a bound). */
+    TL_TOLERANCE_BOUND = 0,
+    /* libwb's own comparison (tl_libwb_close): a dataset's value against the recomputed product
+     * rounded to float, an answer's against the expected one. */
+    TL_TOLERANCE_LIBWB,
+    /* Equal: a dataset's value bit for bit the recomputed product rounded to float (what
+     * tilelab writes), an answer's value equal to the expected one. */
+    TL_TOLERANCE_EXACT
+} tl_tolerance;
+
+/* "bound", "libwb" or "exact"; -1 for anything else. */
+int tl_tolerance_parse(const char *name, tl_tolerance *out);
+const char *tl_tolerance_name(tl_tolerance rule);
+
 /* Half a unit in the last digit a text token writes: how far the written decimal may be from
  * the value it was rounded from. "1.25" and "-0.00" give 0.005, "3" gives 0.5, "1.5e-3"
  * 0.00005, a hex float "0x1.8p1" half its last hex digit (2^-4). NaN for anything that is not
