@@ -3,9 +3,9 @@
  * was expected; nothing here reads past the bytes it was given (they are not NUL-terminated). */
 #include "harness.h"
 #include "harness_atomic.h"
+#include "harness_shown.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -16,40 +16,8 @@
 
 /* Longer tokens cannot be a sensible number; the cap also bounds the copy made for strtof. */
 #define TOKEN_MAX 64
-/* How much of a file name or token goes into a message, so it stays one readable line. */
-#define SHOW_MAX 200
-#define SHOW_TOKEN_MAX 40
 
 static const char k_magic[TL_BINARY_MAGIC_BYTES] = TL_BINARY_MAGIC;
-
-/* Copies `s` (n bytes) for display, escaping bytes that could break the one-line message or
- * a terminal (control characters, quotes, non-ASCII), and eliding what does not fit. */
-static const char *show(char *buf, size_t size, const char *s, size_t n, size_t max_shown)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (i >= max_shown || o + 8 >= size) {
-            memcpy(buf + o, "...", 4);
-            return buf;
-        }
-        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
-            buf[o++] = (char)c;
-        else
-            o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
-    }
-    buf[o] = '\0';
-    return buf;
-}
-
-#define NAME_BUF (SHOW_MAX + 16)
-
-static const char *show_name(char buf[NAME_BUF], const char *name)
-{
-    if (!name)
-        name = "<memory>";
-    return show(buf, NAME_BUF, name, strlen(name), SHOW_MAX);
-}
 
 /* ---- allocation -------------------------------------------------------------------------- */
 
@@ -271,19 +239,8 @@ static bool next_token(scanner *sc, token *t, bool *newline)
 }
 
 /* Every complaint about one token has the shape "name:line:col: <what>, found "<token>"". */
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static int token_error(tl_error *err, const char *nm, const token *t, const char *fmt, ...)
-{
-    char what[256], shown[SHOW_TOKEN_MAX * 4 + 8];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    return tl_error_set(err, "%s:%lld:%lld: %s, found \"%s\"", nm, t->line, t->col, what,
-                        show(shown, sizeof shown, t->s, t->len, SHOW_TOKEN_MAX));
-}
+#define token_error(err, nm, t, ...)                                                              \
+    harness_token_error(err, nm, (t)->line, (t)->col, (t)->s, (t)->len, __VA_ARGS__)
 
 /* A dimension is a plain decimal integer (an optional '+' is allowed, as scanf's %d does). */
 static int parse_dim(const char *nm, const char *what, const token *t, int *out, tl_error *err)
@@ -405,8 +362,8 @@ static int parse_text(const char *nm, const char *s, size_t len, tl_matrix *out,
 
 int tl_matrix_parse(const char *name, const void *bytes, size_t len, tl_matrix *out, tl_error *err)
 {
-    char nb[NAME_BUF];
-    const char *nm = show_name(nb, name);
+    char nb[HARNESS_NAME_BUF];
+    const char *nm = harness_show_name(nb, name);
     *out = (tl_matrix){0, 0, NULL};
     if (!bytes && len > 0)
         return tl_error_set(err, "%s: no data", nm);
@@ -460,8 +417,8 @@ static int read_binary_file(const char *nm, int fd, size_t size, const unsigned 
 /* A result is only ever the kit's own binary file; an input may be text too. */
 static int read_file(const char *path, bool result, tl_matrix *out, tl_error *err)
 {
-    char nb[NAME_BUF];
-    const char *nm = show_name(nb, path);
+    char nb[HARNESS_NAME_BUF];
+    const char *nm = harness_show_name(nb, path);
     *out = (tl_matrix){0, 0, NULL};
     int fd = open(path, O_RDONLY);
     if (fd < 0)
@@ -576,8 +533,8 @@ static int write_binary(FILE *f, const void *matrix)
 
 int tl_matrix_write(const char *path, const tl_matrix *m, tl_format format, tl_error *err)
 {
-    char nb[NAME_BUF];
-    const char *nm = show_name(nb, path);
+    char nb[HARNESS_NAME_BUF];
+    const char *nm = harness_show_name(nb, path);
     if (!m || !m->data || m->rows <= 0 || m->cols <= 0)
         return tl_error_set(err, "%s: cannot write an empty matrix (%d x %d)", nm,
                             m ? m->rows : 0, m ? m->cols : 0);
