@@ -125,6 +125,46 @@ int tl_write_file_atomic(const char *path, const void *data, size_t len, tl_erro
  * but tl_matrix_read rejects such a file as an input. */
 int tl_matrix_write(const char *path, const tl_matrix *m, tl_format format, tl_error *err);
 
+/* ---- the files libwb programs import (import.c, csv_io.c, image_io.c) ---------------------- */
+/* What a libwb program asks wbImport for. */
+typedef enum tl_import_kind {
+    /* float32 values of a matrix file: libwb raw text or tilelab binary (as tl_matrix_read), or
+     * CSV. CSV is read for a name ending in .csv (comma) or .tsv (tab), and for a text file
+     * whose first line holds a comma. CSV as the kit writes it: no header, one matrix row per
+     * line, the values of a row separated by commas; every row has as many values. */
+    TL_IMPORT_REAL = 0,
+    /* int32: the same files, every value a whole number that fits in an int. */
+    TL_IMPORT_INTEGER,
+    /* The file's bytes as they are (char), followed by a NUL that `bytes` does not count:
+     * rows = the length, cols = 1. */
+    TL_IMPORT_TEXT,
+    /* A PPM (P6 binary, P3 plain: 3 channels) or PGM (P5, P2: 1 channel) image, maxval 1 to
+     * 65535 (two big-endian bytes a sample above 255), comments ('#' to the end of the line)
+     * anywhere in the header: floats value * (1 / maxval) in float, as libwb computes them,
+     * interleaved (RGBRGB...) row after row. rows = height, cols = width. */
+    TL_IMPORT_IMAGE
+} tl_import_kind;
+
+/* What tl_import_file read, owned (tl_import_free). A matrix or text has channels = 1. */
+typedef struct tl_import {
+    void *data;
+    size_t bytes; /* of data: rows * cols * channels elements (float, int32 or char) */
+    int rows, cols, channels;
+} tl_import;
+
+/* Reads `path` as `kind`: exactly the values and shape a libwb program's wbImport returns for
+ * it. Bad input: -1 with one line naming the file, the place (line and column, or the byte) and
+ * what was expected. */
+int tl_import_file(const char *path, tl_import_kind kind, tl_import *out, tl_error *err);
+void tl_import_free(tl_import *imp);
+
+/* Writes a binary PPM (3 channels) or PGM (1 channel) with maxval 255, atomically. Each value
+ * becomes ceil(clamp(v, 0, 1) * 255) computed in float, as libwb's export does (NaN as 0):
+ * note that a level k read from an 8-bit file can come back k + 1 (3 * (1/255) * 255 is just
+ * above 3 in float). Other channel counts, or sizes that are not positive, are refused. */
+int tl_image_write(const char *path, const float *data, int width, int height, int channels,
+                   tl_error *err);
+
 /* ---- reference products in double precision ------------------------------------------------- */
 /* C = A*B (and/or S = |A|*|B|) for row-major float inputs, accumulated in double with k ascending
  * for every element, so the result does not depend on blocking or thread count: the same inputs

@@ -1,5 +1,6 @@
-/* Inside the harness library: file names and tokens quoted in error messages, so that one message
- * stays one readable line whatever bytes a file holds. */
+/* Inside the harness library: the tokens of text files. File names and tokens quoted in error
+ * messages, so that one message stays one readable line whatever bytes a file holds, and number
+ * tokens read as float32 with the same complaints in every format. */
 #ifndef TILELAB_HARNESS_SHOWN_H
 #define TILELAB_HARNESS_SHOWN_H
 
@@ -24,5 +25,20 @@ int harness_token_error(tl_error *err, const char *nm, long long line, long long
     __attribute__((format(printf, 7, 8)))
 #endif
     ;
+
+/* Longest number token the text readers accept; the cap also bounds the copy made for strtof. */
+#define HARNESS_TOKEN_MAX 64
+
+/* Where a value is, for messages: `format` with two numbers ("value %lld of %lld", "row %lld,
+ * column %lld"), formatted only when there is something to complain about. */
+typedef struct harness_where {
+    const char *format;
+    long long a, b;
+} harness_where;
+
+/* One number token (len bytes at line:col) as a finite float32; -1 with harness_token_error's
+ * message otherwise. */
+int harness_parse_float(const char *nm, long long line, long long col, const char *tok,
+                        size_t len, harness_where where, float *out, tl_error *err);
 
 #endif /* TILELAB_HARNESS_SHOWN_H */

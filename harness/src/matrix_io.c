@@ -3,6 +3,7 @@
  * was expected; nothing here reads past the bytes it was given (they are not NUL-terminated). */
 #include "harness.h"
 #include "harness_atomic.h"
+#include "harness_import.h"
 #include "harness_shown.h"
 
 #include <errno.h>
@@ -13,9 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* Longer tokens cannot be a sensible number; the cap also bounds the copy made for strtof. */
-#define TOKEN_MAX 64
 
 static const char k_magic[TL_BINARY_MAGIC_BYTES] = TL_BINARY_MAGIC;
 
@@ -264,8 +262,8 @@ static int parse_dim(const char *nm, const char *what, const token *t, int *out,
     /* Something numeric but not a positive integer (0, -4, 3.5, 1e3) gets the precise complaint;
      * anything else is not a dimension at all. */
     bool numeric = false;
-    if (t->len <= TOKEN_MAX) {
-        char buf[TOKEN_MAX + 1], *end;
+    if (t->len <= HARNESS_TOKEN_MAX) {
+        char buf[HARNESS_TOKEN_MAX + 1], *end;
         memcpy(buf, t->s, t->len);
         buf[t->len] = '\0';
         (void)strtod(buf, &end);
@@ -286,26 +284,10 @@ static int parse_values(const char *nm, scanner *sc, int rows, int cols, long lo
         if (k == n)
             return token_error(err, nm, &t, "more values than the header's %d x %d = %lld", rows,
                                cols, (long long)n);
-        if (t.len > TOKEN_MAX)
-            return token_error(err, nm, &t, "expected a number (value %lld of %lld), but this "
-                               "token has %zu characters (at most %d)", (long long)k + 1,
-                               (long long)n, t.len, TOKEN_MAX);
-        char buf[TOKEN_MAX + 1], *end;
-        memcpy(buf, t.s, t.len);
-        buf[t.len] = '\0';
-        errno = 0;
-        float v = strtof(buf, &end);
-        /* Compared with the length, not *end, because a NUL byte inside a token would
-         * otherwise end it early and pass. */
-        if (end == buf || end != buf + t.len)
-            return token_error(err, nm, &t, "expected a number (value %lld of %lld)",
-                               (long long)k + 1, (long long)n);
-        /* Underflow also sets ERANGE but gives a usable subnormal or zero: only infinity from a
-         * finite spelling is out of range. */
-        if (isinf(v) && errno == ERANGE)
-            return token_error(err, nm, &t, "value out of float32 range");
-        if (!isfinite(v))
-            return token_error(err, nm, &t, "NaN/Inf is not allowed in an input matrix");
+        harness_where at = {"value %lld of %lld", (long long)k + 1, (long long)n};
+        float v;
+        if (harness_parse_float(nm, t.line, t.col, t.s, t.len, at, &v, err))
+            return -1;
         if (dst)
             dst[k] = v;
         k++;
@@ -374,23 +356,6 @@ int tl_matrix_parse(const char *name, const void *bytes, size_t len, tl_matrix *
 
 /* ---- reading a file ------------------------------------------------------------------------ */
 
-/* Reads until n bytes or end of file; returns the count, or -1 with errno set. */
-static ssize_t read_full(int fd, void *buf, size_t n)
-{
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = read(fd, (char *)buf + got, n - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return -1;
-        if (r == 0)
-            break;
-        got += (size_t)r;
-    }
-    return (ssize_t)got;
-}
-
 /* The payload goes straight into the matrix: one buffer of fresh pages, not two (faulting in a
  * second one costs as much as the read itself). */
 static int read_binary_file(const char *nm, int fd, size_t size, const unsigned char *head,
@@ -403,9 +368,9 @@ static int read_binary_file(const char *nm, int fd, size_t size, const unsigned 
     unsigned char extra;
     ssize_t got = -1, more = 0;
     if (lseek(fd, TL_BINARY_HEADER_BYTES, SEEK_SET) >= 0)
-        got = read_full(fd, m.data, need);
+        got = harness_read_full(fd, m.data, need);
     if (got == (ssize_t)need)
-        more = read_full(fd, &extra, 1);
+        more = harness_read_full(fd, &extra, 1);
     if (got < 0 || more < 0 || got != (ssize_t)need || more != 0) {
         const char *why = got < 0 || more < 0 ? strerror(errno) : "the file changed while read";
         tl_matrix_free(&m);
@@ -445,28 +410,9 @@ static int read_file(const char *path, bool result, tl_matrix *out, tl_error *er
                      nm);
         goto done;
     }
-    /* The size is only a hint (pipes report 0, files may grow): read until end of file, with a
-     * spare byte so a file of exactly the hinted size needs no second pass. */
-    size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536, len = 0;
-    for (;;) {
-        char *bigger = realloc(buf, cap);
-        if (!bigger) {
-            tl_error_set(err, "%s: cannot read: out of memory for %zu bytes", nm, cap);
-            goto done;
-        }
-        buf = bigger;
-        ssize_t r = read_full(fd, buf + len, cap - len);
-        if (r < 0)
-            goto io_error;
-        len += (size_t)r;
-        if (len < cap)
-            break;
-        if (cap > SIZE_MAX / 2) {
-            errno = EFBIG;
-            goto io_error;
-        }
-        cap *= 2;
-    }
+    size_t len;
+    if (harness_read_rest(fd, nm, &st, &buf, &len, err))
+        goto done;
     rc = tl_matrix_parse(path, buf, len, out, err);
     goto done;
 io_error:
