@@ -194,7 +194,9 @@ typedef struct tl_mismatch {
 typedef enum tl_check_kind {
     TL_CHECK_BOUND = 0, /* the fp32 error bound of a product (tl_check_product) */
     TL_CHECK_LIBWB,     /* libwb's comparison (tl_check_libwb) */
-    TL_CHECK_EXACT      /* integers, equal or not (tl_check_integers) */
+    TL_CHECK_EXACT,     /* integers, equal or not (tl_check_integers) */
+    TL_CHECK_IDENTICAL, /* floats, equal or not (tl_check_identical) */
+    TL_CHECK_IMAGE      /* libwb's rule for images (tl_check_image) */
 } tl_check_kind;
 
 #define TL_CHECK_FIRST_N 5
@@ -204,6 +206,9 @@ typedef struct tl_check_report {
     bool pass;
     bool shape_mismatch;
     int got_rows, got_cols, expected_rows, expected_cols;
+    /* Images (kind TL_CHECK_IMAGE, or an image held to TL_CHECK_IDENTICAL): rows are the height,
+     * cols the width, and these the channels; 0 for anything else. */
+    int got_channels, expected_channels;
     int64_t checked;           /* elements compared */
     int64_t bad;               /* elements over their bound (NaN/Inf included) */
     int64_t nonfinite;         /* NaN or Inf in the output */
@@ -259,6 +264,9 @@ void tl_check_libwb(const tl_matrix *expected, const tl_matrix *got, tl_check_re
  * float); `got` has rows x cols values. */
 void tl_check_integers(const tl_matrix *expected, const int64_t *got, int rows, int cols,
                        tl_check_report *rep);
+
+/* Every element of `got` equal to the expected one (-0 equals +0; NaN equals nothing). */
+void tl_check_identical(const tl_matrix *expected, const tl_matrix *got, tl_check_report *rep);
 
 /* A hint for a wrong result whose elements were never written (still the NaN fill), or NULL. */
 const char *tl_check_report_hint(const tl_check_report *rep);
@@ -322,6 +330,60 @@ int tl_quanta_open(tl_quanta *q, const char *path, tl_error *err);
 /* The next value's quantum; NaN past the last value (the file changed since it was read). */
 double tl_quanta_next(tl_quanta *q);
 void tl_quanta_close(tl_quanta *q);
+
+/* ---- a program's answer against the expected output (answer.c) ---------------------------- */
+/* libwb's rule for images (wbImage_sameQ, which wbSolution uses for -t image): the same width,
+ * height and channels, then every value of an image of up to 3 channels clamped to [0, 1] on
+ * both sides and compared by tl_libwb_close (images of more channels unclamped); with
+ * TL_TOLERANCE_EXACT the clamped values must be equal instead (TL_TOLERANCE_BOUND, which has no
+ * product to bound here, is libwb's rule). Unlike libwb, NaN and Inf in `got` always fail
+ * (libwb's clamp makes NaN 0, so a pixel never written could pass) and every value is checked.
+ * Both are images as TL_IMPORT_IMAGE lays them out; a mismatch's row is the pixel's row and its
+ * col the pixel's column * channels + channel. */
+void tl_check_image(const tl_import *expected, const tl_import *got, tl_tolerance rule,
+                    tl_check_report *rep);
+
+/* What an answer is: libwb's -t types. */
+typedef enum tl_answer_type {
+    TL_ANSWER_MATRIX = 0,      /* float32, rows x cols */
+    TL_ANSWER_VECTOR,          /* float32 */
+    TL_ANSWER_INTEGRAL_VECTOR, /* int32 */
+    TL_ANSWER_HISTOGRAM,       /* int32 here (a libwb program hands over unsigned char bins) */
+    TL_ANSWER_IMAGE            /* float32 pixels: rows = height, cols = width, channels */
+} tl_answer_type;
+
+/* libwb's names, any case: "matrix", "vector", "integral_vector", "histogram", "image"; -1 for
+ * anything else. */
+int tl_answer_type_parse(const char *name, tl_answer_type *out);
+const char *tl_answer_type_name(tl_answer_type type);
+/* "matrix, vector, integral_vector, histogram, image", for messages. */
+const char *tl_answer_type_list(void);
+/* How tl_import_file reads an answer of this type from a file: the layout tl_check_answer takes
+ * (Real for matrix and vector, Integer for integral_vector and histogram, Image). */
+tl_import_kind tl_answer_import_kind(tl_answer_type type);
+
+typedef struct tl_answer_spec {
+    tl_answer_type type;
+    tl_tolerance tolerance;
+    /* TL_TOLERANCE_BOUND of a matrix: the product's inputs (either NULL: no product). */
+    const tl_matrix *A, *B;
+} tl_answer_spec;
+
+/* The one check of a program's answer, shared by wbSolution and the grader. Reads the expected
+ * output (tl_import_file, as tl_answer_import_kind says, except that integers are read as Real:
+ * whole numbers below 2^24, exact in float32) and checks `got` (in that layout, its shape
+ * included) against it:
+ *   matrix, vector   TL_TOLERANCE_BOUND: tl_check_product where A and B are given and form a
+ *                    product of the expected shape, else tl_check_libwb; TL_TOLERANCE_LIBWB:
+ *                    tl_check_libwb; TL_TOLERANCE_EXACT: tl_check_identical
+ *   integral_vector, histogram   tl_check_integers, whatever the tolerance (libwb compares
+ *                    integers with ==)
+ *   image            tl_check_image
+ * A wrong answer, of any shape, is a failing report. Returns -1 with err only for bad input: an
+ * expected file that cannot be read or is malformed, a fraction expected of an integer type, a
+ * spec that names no type. */
+int tl_check_answer(const tl_answer_spec *spec, const tl_import *got, const char *expected_path,
+                    tl_check_report *rep, tl_error *err);
 
 /* ---- timing ----------------------------------------------------------------------------- */
 /* Seconds on CLOCK_MONOTONIC. Never synchronizes a device. */
