@@ -93,10 +93,10 @@ static int csv_shape(const char *nm, const char *s, size_t len, char sep, int *r
             cols = fields;
             first_line = number;
         } else if (fields != cols) {
-            return tl_error_set(err, "%s:%lld: row %lld has %lld values, row 1 (line %lld) has "
+            return tl_error_set(err, "%s:%lld: row %lld has %lld value%s, row 1 (line %lld) has "
                                      "%lld: every row of a CSV table has as many", nm, number,
-                                (long long)rows + 1, (long long)fields, first_line,
-                                (long long)cols);
+                                (long long)rows + 1, (long long)fields, fields == 1 ? "" : "s",
+                                first_line, (long long)cols);
         }
         rows++;
         if (rows * cols > TL_MAX_ELEMENTS || cols > TL_MAX_ELEMENTS)
