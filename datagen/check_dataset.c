@@ -54,24 +54,6 @@ static int detect_format(const char *path, tl_format *out, tl_error *err)
     return 0;
 }
 
-static const char *const rule_names[] = {"bound", "libwb", "exact"};
-
-int tl_tolerance_parse(const char *name, tl_tolerance *out)
-{
-    for (int i = 0; name && i <= TL_TOLERANCE_EXACT; i++) {
-        if (strcmp(name, rule_names[i]) == 0) {
-            *out = (tl_tolerance)i;
-            return 0;
-        }
-    }
-    return -1;
-}
-
-const char *tl_tolerance_name(tl_tolerance rule)
-{
-    return (int)rule >= 0 && rule <= TL_TOLERANCE_EXACT ? rule_names[rule] : "?";
-}
-
 /* Smallest normal float32: the underflow floor of one fp32 operation (as the kit's check). */
 #define FLT_NORMAL_MIN_D 0x1p-126
 /* Float32's unit roundoff, and 1 + 2^-23: the rounding of the file's decimal to float. */

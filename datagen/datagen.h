@@ -74,25 +74,6 @@ typedef struct tl_gen_result {
 int tl_dataset_generate(const char *dir, int index, tl_size size, const tl_gen_options *opts,
                         tl_gen_result *res, tl_error *err);
 
-/* How an expected output is compared with the product recomputed in double precision
- * (docs/datasets.md derives each rule). */
-typedef enum tl_tolerance {
-    /* Within the fp32 error bound of the product, widened by the file's own quantisation:
-     * |e - C| <= (gamma_{k+1} S + 2^-24 (1 + 2^-23) |e| + q + (k+1) 2^-126) (1 + 2^-40), with
-     * S = (|A||B|)ij and q half a unit in the last digit the text file wrote for that value (0
-     * in a binary file). */
-    TL_TOLERANCE_BOUND = 0,
-    /* libwb's own comparison (tl_libwb_close) of the file's value against the recomputed
-     * product rounded to float. */
-    TL_TOLERANCE_LIBWB,
-    /* Bit for bit the recomputed product rounded to float, which is what tilelab writes. */
-    TL_TOLERANCE_EXACT
-} tl_tolerance;
-
-/* "bound", "libwb" or "exact"; -1 for anything else. */
-int tl_tolerance_parse(const char *name, tl_tolerance *out);
-const char *tl_tolerance_name(tl_tolerance rule);
-
 typedef struct tl_dataset_check {
     tl_size size;
     tl_format format;          /* format of input0.raw */

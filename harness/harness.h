@@ -125,6 +125,46 @@ int tl_write_file_atomic(const char *path, const void *data, size_t len, tl_erro
  * but tl_matrix_read rejects such a file as an input. */
 int tl_matrix_write(const char *path, const tl_matrix *m, tl_format format, tl_error *err);
 
+/* ---- the files libwb programs import (import.c, csv_io.c, image_io.c) ---------------------- */
+/* What a libwb program asks wbImport for. */
+typedef enum tl_import_kind {
+    /* float32 values of a matrix file: libwb raw text or tilelab binary (as tl_matrix_read), or
+     * CSV. CSV is read for a name ending in .csv (comma) or .tsv (tab), and for a text file
+     * whose first line holds a comma. CSV as the kit writes it: no header, one matrix row per
+     * line, the values of a row separated by commas; every row has as many values. */
+    TL_IMPORT_REAL = 0,
+    /* int32: the same files, every value a whole number that fits in an int. */
+    TL_IMPORT_INTEGER,
+    /* The file's bytes as they are (char), followed by a NUL that `bytes` does not count:
+     * rows = the length, cols = 1. */
+    TL_IMPORT_TEXT,
+    /* A PPM (P6 binary, P3 plain: 3 channels) or PGM (P5, P2: 1 channel) image, maxval 1 to
+     * 65535 (two big-endian bytes a sample above 255), comments ('#' to the end of the line)
+     * anywhere in the header: floats value * (1 / maxval) in float, as libwb computes them,
+     * interleaved (RGBRGB...) row after row. rows = height, cols = width. */
+    TL_IMPORT_IMAGE
+} tl_import_kind;
+
+/* What tl_import_file read, owned (tl_import_free). A matrix or text has channels = 1. */
+typedef struct tl_import {
+    void *data;
+    size_t bytes; /* of data: rows * cols * channels elements (float, int32 or char) */
+    int rows, cols, channels;
+} tl_import;
+
+/* Reads `path` as `kind`: exactly the values and shape a libwb program's wbImport returns for
+ * it. Bad input: -1 with one line naming the file, the place (line and column, or the byte) and
+ * what was expected. */
+int tl_import_file(const char *path, tl_import_kind kind, tl_import *out, tl_error *err);
+void tl_import_free(tl_import *imp);
+
+/* Writes a binary PPM (3 channels) or PGM (1 channel) with maxval 255, atomically. Each value
+ * becomes ceil(clamp(v, 0, 1) * 255) computed in float, as libwb's export does (NaN as 0):
+ * note that a level k read from an 8-bit file can come back k + 1 (3 * (1/255) * 255 is just
+ * above 3 in float). Other channel counts, or sizes that are not positive, are refused. */
+int tl_image_write(const char *path, const float *data, int width, int height, int channels,
+                   tl_error *err);
+
 /* ---- reference products in double precision ------------------------------------------------- */
 /* C = A*B (and/or S = |A|*|B|) for row-major float inputs, accumulated in double with k ascending
  * for every element, so the result does not depend on blocking or thread count: the same inputs
@@ -154,7 +194,9 @@ typedef struct tl_mismatch {
 typedef enum tl_check_kind {
     TL_CHECK_BOUND = 0, /* the fp32 error bound of a product (tl_check_product) */
     TL_CHECK_LIBWB,     /* libwb's comparison (tl_check_libwb) */
-    TL_CHECK_EXACT      /* integers, equal or not (tl_check_integers) */
+    TL_CHECK_EXACT,     /* integers, equal or not (tl_check_integers) */
+    TL_CHECK_IDENTICAL, /* floats, equal or not (tl_check_identical) */
+    TL_CHECK_IMAGE      /* libwb's rule for images (tl_check_image) */
 } tl_check_kind;
 
 #define TL_CHECK_FIRST_N 5
@@ -164,6 +206,9 @@ typedef struct tl_check_report {
     bool pass;
     bool shape_mismatch;
     int got_rows, got_cols, expected_rows, expected_cols;
+    /* Images (kind TL_CHECK_IMAGE, or an image held to TL_CHECK_IDENTICAL): rows are the height,
+     * cols the width, and these the channels; 0 for anything else. */
+    int got_channels, expected_channels;
     int64_t checked;           /* elements compared */
     int64_t bad;               /* elements over their bound (NaN/Inf included) */
     int64_t nonfinite;         /* NaN or Inf in the output */
@@ -220,6 +265,9 @@ void tl_check_libwb(const tl_matrix *expected, const tl_matrix *got, tl_check_re
 void tl_check_integers(const tl_matrix *expected, const int64_t *got, int rows, int cols,
                        tl_check_report *rep);
 
+/* Every element of `got` equal to the expected one (-0 equals +0; NaN equals nothing). */
+void tl_check_identical(const tl_matrix *expected, const tl_matrix *got, tl_check_report *rep);
+
 /* A hint for a wrong result whose elements were never written (still the NaN fill), or NULL. */
 const char *tl_check_report_hint(const tl_check_report *rep);
 
@@ -243,6 +291,28 @@ uint64_t tl_ulps_between(float a, float b);
 #define TL_LIBWB_TOLERANCE 0.2f
 bool tl_libwb_close(float expected, float got);
 
+/* How closely a value must match the one it should be. The dataset checker (datagen.h) holds a
+ * dataset's expected output to the product recomputed in double precision (docs/datasets.md
+ * derives each rule); tl_check_answer holds a program's answer to the expected output. */
+typedef enum tl_tolerance {
+    /* The fp32 error bound of a product. A dataset's value e against the recomputed C:
+     * |e - C| <= (gamma_{k+1} S + 2^-24 (1 + 2^-23) |e| + q + (k+1) 2^-126) (1 + 2^-40), with
+     * S = (|A||B|)ij and q half a unit in the last digit the text file wrote for that value (0
+     * in a binary file). An answer: tl_check_product's bound where the inputs are given and
+     * form a product of the expected shape, libwb's rule otherwise (nothing else has a bound). */
+    TL_TOLERANCE_BOUND = 0,
+    /* libwb's own comparison (tl_libwb_close): a dataset's value against the recomputed product
+     * rounded to float, an answer's against the expected one. */
+    TL_TOLERANCE_LIBWB,
+    /* Equal: a dataset's value bit for bit the recomputed product rounded to float (what
+     * tilelab writes), an answer's value equal to the expected one. */
+    TL_TOLERANCE_EXACT
+} tl_tolerance;
+
+/* "bound", "libwb" or "exact"; -1 for anything else. */
+int tl_tolerance_parse(const char *name, tl_tolerance *out);
+const char *tl_tolerance_name(tl_tolerance rule);
+
 /* Half a unit in the last digit a text token writes: how far the written decimal may be from
  * the value it was rounded from. "1.25" and "-0.00" give 0.005, "3" gives 0.5, "1.5e-3"
  * 0.00005, a hex float "0x1.8p1" half its last hex digit (2^-4). NaN for anything that is not
@@ -260,6 +330,60 @@ int tl_quanta_open(tl_quanta *q, const char *path, tl_error *err);
 /* The next value's quantum; NaN past the last value (the file changed since it was read). */
 double tl_quanta_next(tl_quanta *q);
 void tl_quanta_close(tl_quanta *q);
+
+/* ---- a program's answer against the expected output (answer.c) ---------------------------- */
+/* libwb's rule for images (wbImage_sameQ, which wbSolution uses for -t image): the same width,
+ * height and channels, then every value of an image of up to 3 channels clamped to [0, 1] on
+ * both sides and compared by tl_libwb_close (images of more channels unclamped); with
+ * TL_TOLERANCE_EXACT the clamped values must be equal instead (TL_TOLERANCE_BOUND, which has no
+ * product to bound here, is libwb's rule). Unlike libwb, NaN and Inf in `got` always fail
+ * (libwb's clamp makes NaN 0, so a pixel never written could pass) and every value is checked.
+ * Both are images as TL_IMPORT_IMAGE lays them out; a mismatch's row is the pixel's row and its
+ * col the pixel's column * channels + channel. */
+void tl_check_image(const tl_import *expected, const tl_import *got, tl_tolerance rule,
+                    tl_check_report *rep);
+
+/* What an answer is: libwb's -t types. */
+typedef enum tl_answer_type {
+    TL_ANSWER_MATRIX = 0,      /* float32, rows x cols */
+    TL_ANSWER_VECTOR,          /* float32 */
+    TL_ANSWER_INTEGRAL_VECTOR, /* int32 */
+    TL_ANSWER_HISTOGRAM,       /* int32 here (a libwb program hands over unsigned char bins) */
+    TL_ANSWER_IMAGE            /* float32 pixels: rows = height, cols = width, channels */
+} tl_answer_type;
+
+/* libwb's names, any case: "matrix", "vector", "integral_vector", "histogram", "image"; -1 for
+ * anything else. */
+int tl_answer_type_parse(const char *name, tl_answer_type *out);
+const char *tl_answer_type_name(tl_answer_type type);
+/* "matrix, vector, integral_vector, histogram, image", for messages. */
+const char *tl_answer_type_list(void);
+/* How tl_import_file reads an answer of this type from a file: the layout tl_check_answer takes
+ * (Real for matrix and vector, Integer for integral_vector and histogram, Image). */
+tl_import_kind tl_answer_import_kind(tl_answer_type type);
+
+typedef struct tl_answer_spec {
+    tl_answer_type type;
+    tl_tolerance tolerance;
+    /* TL_TOLERANCE_BOUND of a matrix: the product's inputs (either NULL: no product). */
+    const tl_matrix *A, *B;
+} tl_answer_spec;
+
+/* The one check of a program's answer, shared by wbSolution and the grader. Reads the expected
+ * output (tl_import_file, as tl_answer_import_kind says, except that integers are read as Real:
+ * whole numbers below 2^24, exact in float32) and checks `got` (in that layout, its shape
+ * included) against it:
+ *   matrix, vector   TL_TOLERANCE_BOUND: tl_check_product where A and B are given and form a
+ *                    product of the expected shape, else tl_check_libwb; TL_TOLERANCE_LIBWB:
+ *                    tl_check_libwb; TL_TOLERANCE_EXACT: tl_check_identical
+ *   integral_vector, histogram   tl_check_integers, whatever the tolerance (libwb compares
+ *                    integers with ==)
+ *   image            tl_check_image
+ * A wrong answer, of any shape, is a failing report. Returns -1 with err only for bad input: an
+ * expected file that cannot be read or is malformed, a fraction expected of an integer type, a
+ * spec that names no type. */
+int tl_check_answer(const tl_answer_spec *spec, const tl_import *got, const char *expected_path,
+                    tl_check_report *rep, tl_error *err);
 
 /* ---- timing ----------------------------------------------------------------------------- */
 /* Seconds on CLOCK_MONOTONIC. Never synchronizes a device. */

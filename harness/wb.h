@@ -50,7 +50,8 @@ typedef float wbReal_t;
 #define wbFalse false
 
 /* Command line: -i in0,in1,... -o output -e expected -t type [--json]. The type is one of
- * matrix, vector, integral_vector, histogram (any case); it tells wbSolution what the data is.
+ * matrix, vector, integral_vector, histogram, image (any case); it tells wbSolution what the data
+ * is.
  * Strings stay valid until tl_wb_reset or exit. */
 typedef struct wbArg_t {
     int inputCount;
@@ -67,20 +68,22 @@ typedef struct wbArg_t {
 wbArg_t tl_wb_arg_read(int argc, char **argv);
 /* NULL when fewer inputs were given. */
 char *tl_wb_arg_input(wbArg_t args, int index);
-/* Reads a matrix; type "Real" (float, the default) or "Integer" (int, values must be whole
- * numbers). Exits with status 2 and a one-line error on bad input. Returns a malloc'd array. */
+/* Reads a matrix (libwb text, tilelab binary or CSV); type "Real" (float, the default) or
+ * "Integer" (int, values must be whole numbers); or "Text": the file's chars, *rows their count,
+ * *cols 1. Exits with status 2 and a one-line error on bad input. Returns a malloc'd array. */
 void *tl_wb_import(const char *file, int *rows, int *cols, const char *type);
 /* Write libwb text, atomically; exit with status 2 if the file cannot be written. */
 void tl_wb_export(const char *file, const float *data, int rows, int cols);
 void tl_wb_export_int(const char *file, const int *data, int rows, int cols);
 void tl_wb_export_uchar(const char *file, const unsigned char *data, int rows, int cols);
 /* Checks `data` (rows x cols values of the -t type) against the expected output named on the
- * command line and prints the run report (text, or JSON with --json):
+ * command line (through tl_check_answer) and prints the run report (text, or JSON with --json):
  *   matrix (or no -t)  floats; the fp32 error bound when the two inputs form a product with the
  *                      expected output's shape, else libwb's tolerance (tl_check_libwb)
  *   vector             floats; libwb's tolerance
  *   integral_vector    ints, equal to the expected whole numbers
  *   histogram          unsigned chars, equal to the expected whole numbers
+ *   image              a wbImage_t (as libwb takes it): tl_wb_solution_image
  * With -o, the data is also written there (as wbExport would). Returns whether it passed. */
 bool tl_wb_solution(wbArg_t args, const void *data, int rows, int cols);
 void tl_wb_time_start(wbTimerKind_t kind, const char *msg);

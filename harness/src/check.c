@@ -277,14 +277,98 @@ void tl_check_integers(const tl_matrix *expected, const int64_t *got, int rows, 
     rep->pass = rep->bad == 0;
 }
 
-static void print_mismatch(FILE *out, const char *label, const tl_mismatch *m)
+static double no_bound(const void *ctx, int64_t index, float expected)
 {
-    fprintf(out, "%s(row %d, col %d): got %.9g, expected %.9g, |diff| %.3g > bound %.3g\n", label,
-            m->row, m->col, m->got, m->expected, fabs(m->got - m->expected), m->bound);
+    (void)ctx;
+    (void)index;
+    (void)expected;
+    return 0;
+}
+
+void tl_check_identical(const tl_matrix *expected, const tl_matrix *got, tl_check_report *rep)
+{
+    report_reset(rep);
+    rep->kind = TL_CHECK_IDENTICAL;
+    snprintf(rep->policy, sizeof rep->policy, "exact: got == expected");
+    if (shapes_differ(expected, got, rep))
+        return;
+    compare_all(expected, got, no_bound, within, NULL, rep);
+}
+
+/* libwb's clamp for the comparison of images of up to 3 channels; NaN stays NaN, so it fails. */
+static float clamp_unit(float v)
+{
+    return v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+}
+
+static bool image_within(float got, float expected, double bound, double *ratio)
+{
+    return libwb_within(isfinite(got) ? clamp_unit(got) : got, clamp_unit(expected), bound,
+                        ratio);
+}
+
+static bool image_identical(float got, float expected, double bound, double *ratio)
+{
+    return within(isfinite(got) ? clamp_unit(got) : got, clamp_unit(expected), bound, ratio);
+}
+
+void tl_check_image(const tl_import *expected, const tl_import *got, tl_tolerance rule,
+                    tl_check_report *rep)
+{
+    report_reset(rep);
+    bool exact = rule == TL_TOLERANCE_EXACT, clamp = expected->channels <= 3;
+    rep->kind = exact ? TL_CHECK_IDENTICAL : TL_CHECK_IMAGE;
+    snprintf(rep->policy, sizeof rep->policy, "%s%s", clamp ? "values clamped to [0,1], then " : "",
+             exact ? "got == expected"
+                   : "libwb: |got-expected| <= 0.2 in float, < 0.2 where either is 0");
+    rep->got_channels = got->channels;
+    rep->expected_channels = expected->channels;
+    /* A row of pixels is a row of width * channels values: mismatches land on the pixel's row
+     * and its column * channels + channel. */
+    tl_matrix e = {expected->rows, expected->cols * expected->channels, expected->data};
+    tl_matrix g = {got->rows, got->cols * got->channels, got->data};
+    bool differs = shapes_differ(&e, &g, rep) || got->cols != expected->cols ||
+                   got->channels != expected->channels;
+    rep->got_cols = got->cols;
+    rep->expected_cols = expected->cols;
+    if (differs) {
+        rep->shape_mismatch = true;
+        rep->pass = false;
+        return;
+    }
+    element_fn rule_of = exact ? (clamp ? image_identical : within)
+                               : (clamp ? image_within : libwb_within);
+    compare_all(&e, &g, exact ? no_bound : libwb_bound_of, rule_of, NULL, rep);
+}
+
+static void print_mismatch(FILE *out, const char *label, const tl_mismatch *m, int channels)
+{
+    fprintf(out, "%s(row %d, col %d", label, m->row, m->col);
+    if (channels > 0)
+        fprintf(out, ": pixel x %d, channel %d", m->col / channels, m->col % channels);
+    fprintf(out, "): got %.9g, expected %.9g, |diff| %.3g > bound %.3g\n", m->got, m->expected,
+            fabs(m->got - m->expected), m->bound);
+}
+
+static const char *pass_rule(tl_check_kind kind)
+{
+    switch (kind) {
+    case TL_CHECK_LIBWB: return "within libwb's tolerance";
+    case TL_CHECK_IMAGE: return "within libwb's image tolerance";
+    case TL_CHECK_IDENTICAL: return "equal to the expected ones";
+    default: return "within the fp32 error bound";
+    }
 }
 
 void tl_check_report_print(FILE *out, const tl_check_report *rep)
 {
+    if (rep->shape_mismatch && rep->expected_channels > 0) {
+        fprintf(out, "FAIL: image is %d x %d with %d channel%s (width x height), expected %d x %d "
+                     "with %d\n", rep->got_cols, rep->got_rows, rep->got_channels,
+                rep->got_channels == 1 ? "" : "s", rep->expected_cols, rep->expected_rows,
+                rep->expected_channels);
+        return;
+    }
     if (rep->shape_mismatch) {
         fprintf(out, "FAIL: output is %d x %d, expected %d x %d\n", rep->got_rows, rep->got_cols,
                 rep->expected_rows, rep->expected_cols);
@@ -294,11 +378,14 @@ void tl_check_report_print(FILE *out, const tl_check_report *rep)
         fprintf(out, "PASS: all %lld integers equal the expected ones\n", (long long)rep->checked);
         return;
     }
+    if (rep->pass && rep->kind == TL_CHECK_IDENTICAL) {
+        fprintf(out, "PASS: all %lld elements %s\n", (long long)rep->checked,
+                pass_rule(rep->kind));
+        return;
+    }
     if (rep->pass) {
-        fprintf(out, "PASS: all %lld elements within %s (largest error %.3g of its bound)\n",
-                (long long)rep->checked,
-                rep->kind == TL_CHECK_LIBWB ? "libwb's tolerance" : "the fp32 error bound",
-                rep->max_error_ratio);
+        fprintf(out, "PASS: all %lld elements %s (largest error %.3g of its bound)\n",
+                (long long)rep->checked, pass_rule(rep->kind), rep->max_error_ratio);
         return;
     }
     fprintf(out, "FAIL: %lld of %lld elements wrong", (long long)rep->bad,
@@ -307,9 +394,10 @@ void tl_check_report_print(FILE *out, const tl_check_report *rep)
         fprintf(out, " (%lld NaN/Inf)", (long long)rep->nonfinite);
     fputc('\n', out);
     if (rep->has_worst)
-        print_mismatch(out, "  worst ", &rep->worst);
+        print_mismatch(out, "  worst ", &rep->worst, rep->expected_channels);
     for (int i = 0; i < rep->nfirst; i++)
-        print_mismatch(out, i == 0 ? "  first " : "        ", &rep->first[i]);
+        print_mismatch(out, i == 0 ? "  first " : "        ", &rep->first[i],
+                       rep->expected_channels);
     fprintf(out, "  rule: %s\n", rep->policy);
 }
 

@@ -3,9 +3,10 @@
  * was expected; nothing here reads past the bytes it was given (they are not NUL-terminated). */
 #include "harness.h"
 #include "harness_atomic.h"
+#include "harness_import.h"
+#include "harness_shown.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -14,42 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Longer tokens cannot be a sensible number; the cap also bounds the copy made for strtof. */
-#define TOKEN_MAX 64
-/* How much of a file name or token goes into a message, so it stays one readable line. */
-#define SHOW_MAX 200
-#define SHOW_TOKEN_MAX 40
-
 static const char k_magic[TL_BINARY_MAGIC_BYTES] = TL_BINARY_MAGIC;
-
-/* Copies `s` (n bytes) for display, escaping bytes that could break the one-line message or
- * a terminal (control characters, quotes, non-ASCII), and eliding what does not fit. */
-static const char *show(char *buf, size_t size, const char *s, size_t n, size_t max_shown)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (i >= max_shown || o + 8 >= size) {
-            memcpy(buf + o, "...", 4);
-            return buf;
-        }
-        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
-            buf[o++] = (char)c;
-        else
-            o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
-    }
-    buf[o] = '\0';
-    return buf;
-}
-
-#define NAME_BUF (SHOW_MAX + 16)
-
-static const char *show_name(char buf[NAME_BUF], const char *name)
-{
-    if (!name)
-        name = "<memory>";
-    return show(buf, NAME_BUF, name, strlen(name), SHOW_MAX);
-}
 
 /* ---- allocation -------------------------------------------------------------------------- */
 
@@ -271,19 +237,8 @@ static bool next_token(scanner *sc, token *t, bool *newline)
 }
 
 /* Every complaint about one token has the shape "name:line:col: <what>, found "<token>"". */
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static int token_error(tl_error *err, const char *nm, const token *t, const char *fmt, ...)
-{
-    char what[256], shown[SHOW_TOKEN_MAX * 4 + 8];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    return tl_error_set(err, "%s:%lld:%lld: %s, found \"%s\"", nm, t->line, t->col, what,
-                        show(shown, sizeof shown, t->s, t->len, SHOW_TOKEN_MAX));
-}
+#define token_error(err, nm, t, ...)                                                              \
+    harness_token_error(err, nm, (t)->line, (t)->col, (t)->s, (t)->len, __VA_ARGS__)
 
 /* A dimension is a plain decimal integer (an optional '+' is allowed, as scanf's %d does). */
 static int parse_dim(const char *nm, const char *what, const token *t, int *out, tl_error *err)
@@ -307,8 +262,8 @@ static int parse_dim(const char *nm, const char *what, const token *t, int *out,
     /* Something numeric but not a positive integer (0, -4, 3.5, 1e3) gets the precise complaint;
      * anything else is not a dimension at all. */
     bool numeric = false;
-    if (t->len <= TOKEN_MAX) {
-        char buf[TOKEN_MAX + 1], *end;
+    if (t->len <= HARNESS_TOKEN_MAX) {
+        char buf[HARNESS_TOKEN_MAX + 1], *end;
         memcpy(buf, t->s, t->len);
         buf[t->len] = '\0';
         (void)strtod(buf, &end);
@@ -329,26 +284,10 @@ static int parse_values(const char *nm, scanner *sc, int rows, int cols, long lo
         if (k == n)
             return token_error(err, nm, &t, "more values than the header's %d x %d = %lld", rows,
                                cols, (long long)n);
-        if (t.len > TOKEN_MAX)
-            return token_error(err, nm, &t, "expected a number (value %lld of %lld), but this "
-                               "token has %zu characters (at most %d)", (long long)k + 1,
-                               (long long)n, t.len, TOKEN_MAX);
-        char buf[TOKEN_MAX + 1], *end;
-        memcpy(buf, t.s, t.len);
-        buf[t.len] = '\0';
-        errno = 0;
-        float v = strtof(buf, &end);
-        /* Compared with the length, not *end, because a NUL byte inside a token would
-         * otherwise end it early and pass. */
-        if (end == buf || end != buf + t.len)
-            return token_error(err, nm, &t, "expected a number (value %lld of %lld)",
-                               (long long)k + 1, (long long)n);
-        /* Underflow also sets ERANGE but gives a usable subnormal or zero: only infinity from a
-         * finite spelling is out of range. */
-        if (isinf(v) && errno == ERANGE)
-            return token_error(err, nm, &t, "value out of float32 range");
-        if (!isfinite(v))
-            return token_error(err, nm, &t, "NaN/Inf is not allowed in an input matrix");
+        harness_where at = {"value %lld of %lld", (long long)k + 1, (long long)n};
+        float v;
+        if (harness_parse_float(nm, t.line, t.col, t.s, t.len, at, &v, err))
+            return -1;
         if (dst)
             dst[k] = v;
         k++;
@@ -405,8 +344,8 @@ static int parse_text(const char *nm, const char *s, size_t len, tl_matrix *out,
 
 int tl_matrix_parse(const char *name, const void *bytes, size_t len, tl_matrix *out, tl_error *err)
 {
-    char nb[NAME_BUF];
-    const char *nm = show_name(nb, name);
+    char nb[HARNESS_NAME_BUF];
+    const char *nm = harness_show_name(nb, name);
     *out = (tl_matrix){0, 0, NULL};
     if (!bytes && len > 0)
         return tl_error_set(err, "%s: no data", nm);
@@ -416,23 +355,6 @@ int tl_matrix_parse(const char *name, const void *bytes, size_t len, tl_matrix *
 }
 
 /* ---- reading a file ------------------------------------------------------------------------ */
-
-/* Reads until n bytes or end of file; returns the count, or -1 with errno set. */
-static ssize_t read_full(int fd, void *buf, size_t n)
-{
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = read(fd, (char *)buf + got, n - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return -1;
-        if (r == 0)
-            break;
-        got += (size_t)r;
-    }
-    return (ssize_t)got;
-}
 
 /* The payload goes straight into the matrix: one buffer of fresh pages, not two (faulting in a
  * second one costs as much as the read itself). */
@@ -446,9 +368,9 @@ static int read_binary_file(const char *nm, int fd, size_t size, const unsigned 
     unsigned char extra;
     ssize_t got = -1, more = 0;
     if (lseek(fd, TL_BINARY_HEADER_BYTES, SEEK_SET) >= 0)
-        got = read_full(fd, m.data, need);
+        got = harness_read_full(fd, m.data, need);
     if (got == (ssize_t)need)
-        more = read_full(fd, &extra, 1);
+        more = harness_read_full(fd, &extra, 1);
     if (got < 0 || more < 0 || got != (ssize_t)need || more != 0) {
         const char *why = got < 0 || more < 0 ? strerror(errno) : "the file changed while read";
         tl_matrix_free(&m);
@@ -460,8 +382,8 @@ static int read_binary_file(const char *nm, int fd, size_t size, const unsigned 
 /* A result is only ever the kit's own binary file; an input may be text too. */
 static int read_file(const char *path, bool result, tl_matrix *out, tl_error *err)
 {
-    char nb[NAME_BUF];
-    const char *nm = show_name(nb, path);
+    char nb[HARNESS_NAME_BUF];
+    const char *nm = harness_show_name(nb, path);
     *out = (tl_matrix){0, 0, NULL};
     int fd = open(path, O_RDONLY);
     if (fd < 0)
@@ -488,28 +410,9 @@ static int read_file(const char *path, bool result, tl_matrix *out, tl_error *er
                      nm);
         goto done;
     }
-    /* The size is only a hint (pipes report 0, files may grow): read until end of file, with a
-     * spare byte so a file of exactly the hinted size needs no second pass. */
-    size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536, len = 0;
-    for (;;) {
-        char *bigger = realloc(buf, cap);
-        if (!bigger) {
-            tl_error_set(err, "%s: cannot read: out of memory for %zu bytes", nm, cap);
-            goto done;
-        }
-        buf = bigger;
-        ssize_t r = read_full(fd, buf + len, cap - len);
-        if (r < 0)
-            goto io_error;
-        len += (size_t)r;
-        if (len < cap)
-            break;
-        if (cap > SIZE_MAX / 2) {
-            errno = EFBIG;
-            goto io_error;
-        }
-        cap *= 2;
-    }
+    size_t len;
+    if (harness_read_rest(fd, nm, &st, &buf, &len, err))
+        goto done;
     rc = tl_matrix_parse(path, buf, len, out, err);
     goto done;
 io_error:
@@ -576,8 +479,8 @@ static int write_binary(FILE *f, const void *matrix)
 
 int tl_matrix_write(const char *path, const tl_matrix *m, tl_format format, tl_error *err)
 {
-    char nb[NAME_BUF];
-    const char *nm = show_name(nb, path);
+    char nb[HARNESS_NAME_BUF];
+    const char *nm = harness_show_name(nb, path);
     if (!m || !m->data || m->rows <= 0 || m->cols <= 0)
         return tl_error_set(err, "%s: cannot write an empty matrix (%d x %d)", nm,
                             m ? m->rows : 0, m ? m->cols : 0);

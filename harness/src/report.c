@@ -42,10 +42,11 @@ static cJSON *mismatch_json(const tl_mismatch *m)
     return o;
 }
 
-static cJSON *shape_json(int rows, int cols)
+/* [rows, cols], or for an image [height, width, channels]. */
+static cJSON *shape_json(int rows, int cols, int channels)
 {
-    int dims[2] = {rows, cols};
-    return cJSON_CreateIntArray(dims, 2);
+    int dims[3] = {rows, cols, channels};
+    return cJSON_CreateIntArray(dims, channels > 0 ? 3 : 2);
 }
 
 cJSON *tl_check_report_json(const tl_check_report *c)
@@ -53,8 +54,10 @@ cJSON *tl_check_report_json(const tl_check_report *c)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddBoolToObject(o, "pass", c->pass);
     cJSON_AddBoolToObject(o, "shape_mismatch", c->shape_mismatch);
-    cJSON_AddItemToObject(o, "got_shape", shape_json(c->got_rows, c->got_cols));
-    cJSON_AddItemToObject(o, "expected_shape", shape_json(c->expected_rows, c->expected_cols));
+    cJSON_AddItemToObject(o, "got_shape",
+                          shape_json(c->got_rows, c->got_cols, c->got_channels));
+    cJSON_AddItemToObject(o, "expected_shape",
+                          shape_json(c->expected_rows, c->expected_cols, c->expected_channels));
     cJSON_AddNumberToObject(o, "checked", (double)c->checked);
     cJSON_AddNumberToObject(o, "bad", (double)c->bad);
     cJSON_AddNumberToObject(o, "nonfinite", (double)c->nonfinite);

@@ -1,5 +1,6 @@
-/* Tolerances shared by the dataset checker and the libwb layer: the distance of two floats in
- * units in the last place, libwb's own comparison, and how finely a text file wrote a value. */
+/* Tolerances shared by the dataset checker, the libwb layer and the answer check: the distance of
+ * two floats in units in the last place, libwb's own comparison, the rules' names, and how finely
+ * a text file wrote a value. */
 #include "harness.h"
 
 #include <ctype.h>
@@ -41,6 +42,24 @@ bool tl_libwb_close(float expected, float got)
     /* The difference is rounded to float before the comparison, as libwb computes it. */
     float diff = fabsf(expected - got);
     return diff <= TL_LIBWB_TOLERANCE;
+}
+
+static const char *const rule_names[] = {"bound", "libwb", "exact"};
+
+int tl_tolerance_parse(const char *name, tl_tolerance *out)
+{
+    for (int i = 0; name && i <= TL_TOLERANCE_EXACT; i++) {
+        if (strcmp(name, rule_names[i]) == 0) {
+            *out = (tl_tolerance)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+const char *tl_tolerance_name(tl_tolerance rule)
+{
+    return (int)rule >= 0 && rule <= TL_TOLERANCE_EXACT ? rule_names[rule] : "?";
 }
 
 static int digit_value(char c, bool hex)

@@ -4,7 +4,6 @@
  * layer keeps one session of it here; tilelab's own API (harness.h) passes everything explicitly. */
 #include "wb_session.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -124,7 +123,7 @@ wbArg_t tl_wb_arg_read(int argc, char **argv)
                 char msg[384];
                 snprintf(msg, sizeof msg,
                          "%s: -t \"%.64s\" is not a type wbSolution compares (expected one of: %s)",
-                         session.program, value, wb_type_list());
+                         session.program, value, tl_answer_type_list());
                 wb_die_bad_input(msg);
             }
             args.type = argv[i];
@@ -143,51 +142,57 @@ char *tl_wb_arg_input(wbArg_t args, int index)
     return args.inputFiles[index];
 }
 
-void wb_read_or_die(const char *file, const char *what, tl_matrix *m)
+void wb_import_or_die(const char *file, const char *what, tl_import_kind kind, tl_import *out)
 {
-    tl_error err;
     if (!file) {
         char msg[128];
         snprintf(msg, sizeof msg, "no %s file was given on the command line", what);
         wb_die_bad_input(msg);
     }
-    if (tl_matrix_read(file, m, &err) != 0)
+    tl_error err;
+    if (tl_import_file(file, kind, out, &err) != 0)
         wb_die_bad_input(err.msg);
+}
+
+void wb_read_or_die(const char *file, const char *what, tl_matrix *m)
+{
+    tl_import imp;
+    wb_import_or_die(file, what, TL_IMPORT_REAL, &imp);
+    *m = (tl_matrix){imp.rows, imp.cols, imp.data};
+}
+
+/* libwb's import types: "Real" (and "float"), "Integer" ("int"), "Text". */
+static bool import_kind_of(const char *type, tl_import_kind *kind)
+{
+    static const struct {
+        const char *name;
+        tl_import_kind kind;
+    } names[] = {{"Real", TL_IMPORT_REAL},       {"float", TL_IMPORT_REAL},
+                 {"Integer", TL_IMPORT_INTEGER}, {"int", TL_IMPORT_INTEGER},
+                 {"Text", TL_IMPORT_TEXT}};
+    *kind = TL_IMPORT_REAL;
+    for (size_t i = 0; type && i < sizeof names / sizeof names[0]; i++)
+        if (strcasecmp(type, names[i].name) == 0) {
+            *kind = names[i].kind;
+            return true;
+        }
+    return !type;
 }
 
 void *tl_wb_import(const char *file, int *rows, int *cols, const char *type)
 {
-    tl_matrix m;
-    wb_read_or_die(file, "input", &m);
-    *rows = m.rows;
-    *cols = m.cols;
-    if (!type || strcasecmp(type, "Real") == 0 || strcasecmp(type, "float") == 0)
-        return m.data;
-    if (strcasecmp(type, "Integer") != 0 && strcasecmp(type, "int") != 0) {
-        tl_matrix_free(&m);
+    tl_import_kind kind;
+    if (!import_kind_of(type, &kind)) {
         char msg[256];
-        snprintf(msg, sizeof msg, "%s: unknown import type \"%s\" (expected Real or Integer)",
-                 file, type);
+        snprintf(msg, sizeof msg, "%s: unknown import type \"%s\" (expected Real, Integer or "
+                                  "Text)", file ? file : "wbImport", type);
         wb_die_bad_input(msg);
     }
-    size_t count = (size_t)m.rows * (size_t)m.cols;
-    int *ints = malloc(count * sizeof *ints);
-    for (size_t i = 0; ints && i < count; i++) {
-        float v = m.data[i];
-        if (v != floorf(v) || fabsf(v) > 2147483520.0f) {
-            char msg[256];
-            snprintf(msg, sizeof msg, "%s: value %zu is %.9g, not an integer (type Integer)",
-                     file, i + 1, (double)v);
-            free(ints);
-            tl_matrix_free(&m);
-            wb_die_bad_input(msg);
-        }
-        ints[i] = (int)v;
-    }
-    tl_matrix_free(&m);
-    if (!ints)
-        wb_die_bad_input("out of memory importing an Integer matrix");
-    return ints;
+    tl_import imp;
+    wb_import_or_die(file, "input", kind, &imp);
+    *rows = imp.rows;
+    *cols = imp.cols;
+    return imp.data;
 }
 
 static const char *kind_name(wbTimerKind_t kind)

@@ -8,31 +8,26 @@
 #include <string.h>
 #include <strings.h>
 
-/* The -t types of libwb's wbSolution that tilelab compares. libwb also knows "image" (a
- * wbImage_t, which tilelab does not provide) and "text". */
+/* libwb's -t types, as wbSolution reads the data of each. libwb also knows "text", which
+ * tilelab does not compare. */
 static const wb_type types[] = {
-    {"matrix", WB_DATA_FLOAT, true},
-    {"vector", WB_DATA_FLOAT, false},
-    {"integral_vector", WB_DATA_INT, false},
-    {"histogram", WB_DATA_BYTE, false},
+    {TL_ANSWER_MATRIX, WB_DATA_FLOAT, TL_TOLERANCE_BOUND},
+    {TL_ANSWER_VECTOR, WB_DATA_FLOAT, TL_TOLERANCE_LIBWB},
+    {TL_ANSWER_INTEGRAL_VECTOR, WB_DATA_INT, TL_TOLERANCE_EXACT},
+    {TL_ANSWER_HISTOGRAM, WB_DATA_BYTE, TL_TOLERANCE_EXACT},
+    {TL_ANSWER_IMAGE, WB_DATA_IMAGE, TL_TOLERANCE_LIBWB},
 };
 #define NTYPES (sizeof types / sizeof types[0])
-/* Integers are read through float32, which holds every whole number below 2^24 exactly. */
-#define EXACT_INT_LIMIT 16777216.0f
 
 const wb_type *wb_type_find(const char *name)
 {
-    if (!name)
-        return &types[0];
+    tl_answer_type answer = TL_ANSWER_MATRIX;
+    if (name && tl_answer_type_parse(name, &answer) != 0)
+        return NULL;
     for (size_t i = 0; i < NTYPES; i++)
-        if (strcasecmp(name, types[i].name) == 0)
+        if (types[i].answer == answer)
             return &types[i];
     return NULL;
-}
-
-const char *wb_type_list(void)
-{
-    return "matrix, vector, integral_vector, histogram";
 }
 
 /* ---- writing ---------------------------------------------------------------------------- */
@@ -118,7 +113,7 @@ void tl_wb_export_uchar(const char *file, const unsigned char *data, int rows, i
 
 static void dataset_of(const char *expected_file, char *out, size_t size)
 {
-    snprintf(out, size, "%s", expected_file);
+    snprintf(out, size, "%s", expected_file ? expected_file : "");
     char *slash = strrchr(out, '/');
     if (slash)
         *slash = '\0';
@@ -126,65 +121,68 @@ static void dataset_of(const char *expected_file, char *out, size_t size)
         snprintf(out, size, ".");
 }
 
-/* An integer type's expected values must be whole numbers that float32 holds exactly. */
-static void require_integers(const char *file, const tl_matrix *expected, const char *type)
+void wb_report_init(wbArg_t args, tl_run_report *report)
 {
-    int64_t count = (int64_t)expected->rows * expected->cols;
-    for (int64_t i = 0; i < count; i++) {
-        float v = expected->data[i];
-        if (v != floorf(v) || fabsf(v) >= EXACT_INT_LIMIT) {
-            char msg[384];
-            snprintf(msg, sizeof msg,
-                     "%.160s: value %lld is %.9g; type %s expects whole numbers below 2^24 in "
-                     "magnitude (read exactly through float32)",
-                     file, (long long)i + 1, (double)v, type);
-            wb_die_bad_input(msg);
-        }
-    }
+    if (!args.expectedOutput)
+        wb_die_bad_input("no expected output (-e) file was given on the command line");
+    tl_run_report_init(report, wb_session_program());
+    report->phases = *wb_session_phases();
+    tl_device_name(report->device, sizeof report->device);
+    dataset_of(args.expectedOutput, report->dataset, sizeof report->dataset);
 }
 
-/* A float result: the error bound when the type allows it and the two inputs form a product
- * with the expected output's shape; libwb's own tolerance otherwise. */
-static void check_floats(wbArg_t args, const wb_type *type, const tl_matrix *expected,
-                         const tl_matrix *got, tl_run_report *report)
+bool wb_print_verdict(wbArg_t args, const tl_run_report *report, const char *hint)
 {
-    tl_matrix A = {0, 0, NULL}, B = {0, 0, NULL};
-    bool product = false;
-    if (type->product && args.inputCount == 2) {
-        wb_read_or_die(args.inputFiles[0], "input", &A);
-        wb_read_or_die(args.inputFiles[1], "input", &B);
-        product = A.cols == B.rows && expected->rows == A.rows && expected->cols == B.cols;
-    }
-    tl_error err;
-    if (product) {
-        report->m = A.rows;
-        report->k = A.cols;
-        report->n = B.cols;
-        if (tl_check_product(&A, &B, expected, got, &report->check, &err) != 0)
-            wb_die_bad_input(err.msg);
+    if (args.json) {
+        char *json = tl_run_report_json(report);
+        if (json)
+            puts(json);
+        free(json);
     } else {
-        tl_check_libwb(expected, got, &report->check);
+        tl_run_report_print(stdout, report);
+        if (hint)
+            printf("   hint: %s\n", hint);
     }
-    tl_matrix_free(&A);
-    tl_matrix_free(&B);
+    fflush(stdout);
+    return report->check.pass;
 }
 
 /* Ints handed over as floats (no -t) read as subnormals: an int below 2^23 has the bits of one.
  * True when every value is 0 or subnormal, some are not 0, and the expected ones are whole. */
-static bool looks_like_ints(const tl_matrix *got, const tl_matrix *expected)
+static bool looks_like_ints(const tl_matrix *got, const char *expected_file)
 {
-    if (got->rows != expected->rows || got->cols != expected->cols || !got->data)
+    tl_import expected;
+    tl_error err;
+    if (tl_import_file(expected_file, TL_IMPORT_REAL, &expected, &err) != 0)
         return false;
-    int64_t count = (int64_t)got->rows * got->cols, nonzero = 0;
-    for (int64_t i = 0; i < count; i++) {
-        float g = got->data[i], e = expected->data[i];
-        if (fpclassify(g) != FP_ZERO && fpclassify(g) != FP_SUBNORMAL)
-            return false;
-        if (e != floorf(e))
-            return false;
+    bool ints = got->rows == expected.rows && got->cols == expected.cols && got->data;
+    int64_t count = ints ? (int64_t)got->rows * got->cols : 0, nonzero = 0;
+    for (int64_t i = 0; i < count && ints; i++) {
+        float g = got->data[i], e = ((const float *)expected.data)[i];
+        ints = (fpclassify(g) == FP_ZERO || fpclassify(g) == FP_SUBNORMAL) && e == floorf(e);
         nonzero += g != 0;
     }
-    return nonzero > 0;
+    tl_import_free(&expected);
+    return ints && nonzero > 0;
+}
+
+/* The answer as tl_check_answer takes it: floats and ints as they are, bytes widened to int. */
+static tl_import answer_of(const wb_type *type, const void *data, int rows, int cols,
+                           int **widened)
+{
+    *widened = NULL;
+    bool usable = data && rows > 0 && cols > 0 && (int64_t)rows * cols <= TL_MAX_ELEMENTS;
+    size_t count = usable ? (size_t)rows * (size_t)cols : 0;
+    tl_import got = {usable ? (void *)(uintptr_t)data : NULL, count * sizeof(float), rows, cols, 1};
+    if (type->data == WB_DATA_BYTE && usable) {
+        *widened = malloc(count * sizeof **widened);
+        if (!*widened)
+            wb_die_bad_input("out of memory for an integer result");
+        for (size_t i = 0; i < count; i++)
+            (*widened)[i] = ((const unsigned char *)data)[i];
+        got.data = *widened;
+    }
+    return got;
 }
 
 bool tl_wb_solution(wbArg_t args, const void *data, int rows, int cols)
@@ -192,45 +190,44 @@ bool tl_wb_solution(wbArg_t args, const void *data, int rows, int cols)
     const wb_type *type = wb_type_find(args.type);
     if (!type) /* wbArg_read refuses these; a hand-made wbArg_t may still hold one */
         wb_die_bad_input("wbSolution: unknown -t type");
+    /* libwb's wbSolution takes an image's pointer as the data of -t image. */
+    if (type->data == WB_DATA_IMAGE)
+        return tl_wb_solution_image(args, (wbImage_t)(uintptr_t)data);
     tl_run_report report;
-    tl_run_report_init(&report, wb_session_program());
-    report.phases = *wb_session_phases();
-    tl_device_name(report.device, sizeof report.device);
+    wb_report_init(args, &report);
 
-    tl_matrix expected;
-    wb_read_or_die(args.expectedOutput, "expected output (-e)", &expected);
-    dataset_of(args.expectedOutput, report.dataset, sizeof report.dataset);
-
-    bool ints_as_floats = false;
-    if (type->data == WB_DATA_FLOAT) {
-        tl_matrix got = {rows, cols, (float *)(uintptr_t)data};
-        check_floats(args, type, &expected, &got, &report);
-        ints_as_floats = !report.check.pass && looks_like_ints(&got, &expected);
-        if (args.outputFile)
-            tl_wb_export(args.outputFile, data, rows, cols);
-    } else {
-        require_integers(args.expectedOutput, &expected, type->name);
-        bool usable = data && rows > 0 && cols > 0 && (int64_t)rows * cols <= TL_MAX_ELEMENTS;
-        int64_t *values = usable ? widen(data, type->data, rows, cols) : NULL;
-        tl_check_integers(&expected, values, rows, cols, &report.check);
-        if (args.outputFile)
-            export_ints_or_die(args.outputFile, values, rows, cols);
-        free(values);
+    tl_matrix A = {0, 0, NULL}, B = {0, 0, NULL};
+    if (type->tolerance == TL_TOLERANCE_BOUND && args.inputCount == 2) {
+        wb_read_or_die(args.inputFiles[0], "input", &A);
+        wb_read_or_die(args.inputFiles[1], "input", &B);
     }
+    int *widened;
+    tl_import got = answer_of(type, data, rows, cols, &widened);
+    tl_answer_spec spec = {type->answer, type->tolerance, A.data ? &A : NULL, B.data ? &B : NULL};
+    tl_error err;
+    if (tl_check_answer(&spec, &got, args.expectedOutput, &report.check, &err) != 0)
+        wb_die_bad_input(err.msg);
     report.checked = true;
-    tl_matrix_free(&expected);
-
-    if (args.json) {
-        char *json = tl_run_report_json(&report);
-        if (json)
-            puts(json);
-        free(json);
-    } else {
-        tl_run_report_print(stdout, &report);
-        if (ints_as_floats)
-            printf("   hint: these values look like integers read as floats: give the type with "
-                   "-t integral_vector (int) or -t histogram (unsigned char)\n");
+    if (report.check.kind == TL_CHECK_BOUND) {
+        report.m = A.rows;
+        report.k = A.cols;
+        report.n = B.cols;
     }
-    fflush(stdout);
-    return report.check.pass;
+    tl_matrix_free(&A);
+    tl_matrix_free(&B);
+
+    if (args.outputFile && type->data == WB_DATA_FLOAT)
+        tl_wb_export(args.outputFile, data, rows, cols);
+    else if (args.outputFile)
+        tl_wb_export_int(args.outputFile, got.data, rows, cols);
+    free(widened);
+
+    tl_matrix as_floats = {rows, cols, (float *)(uintptr_t)data};
+    bool ints_as_floats = type->data == WB_DATA_FLOAT && !report.check.pass &&
+                          looks_like_ints(&as_floats, args.expectedOutput);
+    return wb_print_verdict(args, &report,
+                            ints_as_floats ? "these values look like integers read as floats: "
+                                             "give the type with -t integral_vector (int) or -t "
+                                             "histogram (unsigned char)"
+                                           : NULL);
 }

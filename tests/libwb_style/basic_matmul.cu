@@ -3,15 +3,7 @@
 // run unchanged against tilelab's wb.h.
 #include <wb.h>
 
-#define wbCheck(stmt)                                                     \
-  do {                                                                    \
-    cudaError_t err = stmt;                                               \
-    if (err != cudaSuccess) {                                             \
-      wbLog(ERROR, "Failed to run stmt ", #stmt);                         \
-      wbLog(ERROR, "Got CUDA error ...  ", cudaGetErrorString(err));      \
-      return -1;                                                          \
-    }                                                                     \
-  } while (0)
+#include "wb_check.h"
 
 __global__ void matrixMultiply(float *A, float *B, float *C, int numARows, int numAColumns,
                                int numBRows, int numBColumns, int numCRows, int numCColumns) {

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 
 #include "harness.h"
+#include "scratch.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,49 +16,12 @@
 
 #define MALFORMED TILELAB_TEST_DATA "/malformed"
 
-/* ---- scratch folder, one per test ------------------------------------------------------- */
-
-static char g_dir[64];
-
-static void scratch_init(void)
-{
-    strcpy(g_dir, "/tmp/tilelab-io-XXXXXX");
-    cr_assert_not_null(mkdtemp(g_dir), "mkdtemp: %s", strerror(errno));
-}
-
-static void scratch_fini(void)
-{
-    DIR *d = opendir(g_dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    char path[512];
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", g_dir, e->d_name);
-        if (unlink(path) != 0)
-            rmdir(path);
-    }
-    closedir(d);
-    rmdir(g_dir);
-}
-
-static const char *scratch(const char *name)
-{
-    static char path[4][256];
-    static int next;
-    char *p = path[next++ % 4];
-    snprintf(p, sizeof path[0], "%s/%s", g_dir, name);
-    return p;
-}
-
 /* Names in the scratch folder, sorted and joined with spaces. */
 static void list_dir(char *out, size_t size)
 {
     char names[16][128];
     int n = 0;
-    DIR *d = opendir(g_dir);
+    DIR *d = opendir(scratch_dir);
     cr_assert_not_null(d);
     struct dirent *e;
     while ((e = readdir(d)) != NULL && n < 16)
@@ -180,7 +144,7 @@ static void roundtrip(int rows, int cols, tl_format format)
     tl_matrix m, back = {0, 0, NULL};
     cr_assert_eq(tl_matrix_alloc(&m, rows, cols, &err), 0, "%s", err.msg);
     fill_hard(&m);
-    const char *path = scratch(format == TL_FORMAT_TEXT ? "m.raw" : "m.bin");
+    const char *path = scratch_path(format == TL_FORMAT_TEXT ? "m.raw" : "m.bin");
     cr_assert_eq(tl_matrix_write(path, &m, format, &err), 0, "%s", err.msg);
     cr_assert_eq(tl_matrix_read(path, &back, &err), 0, "%s", err.msg);
     assert_same(&back, &m);
@@ -270,8 +234,8 @@ Test(matrix_io, text_roundtrip_every_exponent, .init = scratch_init, .fini = scr
         m.data[e] = from_bits(e << 23 | (rand_u32() & 0x7fffffu));
         m.data[255 + e] = from_bits(0x80000000u | e << 23 | (rand_u32() & 0x7fffffu));
     }
-    cr_assert_eq(tl_matrix_write(scratch("e.raw"), &m, TL_FORMAT_TEXT, &err), 0, "%s", err.msg);
-    cr_assert_eq(tl_matrix_read(scratch("e.raw"), &back, &err), 0, "%s", err.msg);
+    cr_assert_eq(tl_matrix_write(scratch_path("e.raw"), &m, TL_FORMAT_TEXT, &err), 0, "%s", err.msg);
+    cr_assert_eq(tl_matrix_read(scratch_path("e.raw"), &back, &err), 0, "%s", err.msg);
     assert_same(&back, &m);
     tl_matrix_free(&m);
     tl_matrix_free(&back);
@@ -282,9 +246,9 @@ Test(matrix_io, text_write_exact_layout, .init = scratch_init, .fini = scratch_f
     tl_error err = {{0}};
     float v[] = {1.0f, -0.0f, 0.1f, FLT_TRUE_MIN, FLT_MAX, 100.0f};
     tl_matrix m = {2, 3, v};
-    cr_assert_eq(tl_matrix_write(scratch("x.raw"), &m, TL_FORMAT_TEXT, &err), 0, "%s", err.msg);
+    cr_assert_eq(tl_matrix_write(scratch_path("x.raw"), &m, TL_FORMAT_TEXT, &err), 0, "%s", err.msg);
     size_t len;
-    char *s = read_bytes(scratch("x.raw"), &len);
+    char *s = read_bytes(scratch_path("x.raw"), &len);
     cr_assert_str_eq(s, "2 3\n1 -0 0.100000001\n1.40129846e-45 3.40282347e+38 100\n");
     free(s);
 }
@@ -294,13 +258,13 @@ Test(matrix_io, binary_write_exact_layout, .init = scratch_init, .fini = scratch
     tl_error err = {{0}};
     float v[] = {1.0f, -2.0f, 0.5f};
     tl_matrix m = {1, 3, v};
-    cr_assert_eq(tl_matrix_write(scratch("x.bin"), &m, TL_FORMAT_BINARY, &err), 0, "%s", err.msg);
+    cr_assert_eq(tl_matrix_write(scratch_path("x.bin"), &m, TL_FORMAT_BINARY, &err), 0, "%s", err.msg);
     static const unsigned char want[] = {
         'T', 'I', 'L', 'E', 'L', 'A', 'B', 0, 1, 0, 0, 0, 1, 0, 0, 0, /* magic, version, type */
         1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0,               /* rows, cols */
         0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x00, 0xc0, 0x00, 0x00, 0x00, 0x3f};
     size_t len;
-    char *s = read_bytes(scratch("x.bin"), &len);
+    char *s = read_bytes(scratch_path("x.bin"), &len);
     cr_assert_eq(len, sizeof want);
     cr_assert_eq(memcmp(s, want, sizeof want), 0);
     free(s);
@@ -426,17 +390,17 @@ Test(matrix_io, format_is_detected_by_content, .init = scratch_init, .fini = scr
     tl_error err = {{0}};
     float v[] = {1.25f, -3.5f, 1e-30f, 7.0f};
     tl_matrix m = {2, 2, v}, a, b;
-    cr_assert_eq(tl_matrix_write(scratch("binary.raw"), &m, TL_FORMAT_BINARY, &err), 0);
-    cr_assert_eq(tl_matrix_write(scratch("text.bin"), &m, TL_FORMAT_TEXT, &err), 0);
+    cr_assert_eq(tl_matrix_write(scratch_path("binary.raw"), &m, TL_FORMAT_BINARY, &err), 0);
+    cr_assert_eq(tl_matrix_write(scratch_path("text.bin"), &m, TL_FORMAT_TEXT, &err), 0);
     size_t len;
-    char *s = read_bytes(scratch("binary.raw"), &len);
+    char *s = read_bytes(scratch_path("binary.raw"), &len);
     cr_assert_eq(memcmp(s, "TILELAB", 8), 0);
     free(s);
-    s = read_bytes(scratch("text.bin"), &len);
+    s = read_bytes(scratch_path("text.bin"), &len);
     cr_assert_eq(strncmp(s, "2 2\n", 4), 0);
     free(s);
-    cr_assert_eq(tl_matrix_read(scratch("binary.raw"), &a, &err), 0, "%s", err.msg);
-    cr_assert_eq(tl_matrix_read(scratch("text.bin"), &b, &err), 0, "%s", err.msg);
+    cr_assert_eq(tl_matrix_read(scratch_path("binary.raw"), &a, &err), 0, "%s", err.msg);
+    cr_assert_eq(tl_matrix_read(scratch_path("text.bin"), &b, &err), 0, "%s", err.msg);
     assert_same(&a, &m);
     assert_same(&b, &m);
     tl_matrix_free(&a);
@@ -577,10 +541,10 @@ static int roundtrip_file(const char *path, const char *name)
     tl_error err = {{0}};
     tl_matrix m, t, b;
     cr_assert_eq(tl_matrix_read(path, &m, &err), 0, "%s", err.msg);
-    cr_assert_eq(tl_matrix_write(scratch("rt.raw"), &m, TL_FORMAT_TEXT, &err), 0, "%s", err.msg);
-    cr_assert_eq(tl_matrix_write(scratch("rt.bin"), &m, TL_FORMAT_BINARY, &err), 0, "%s", err.msg);
-    cr_assert_eq(tl_matrix_read(scratch("rt.raw"), &t, &err), 0, "%s: %s", name, err.msg);
-    cr_assert_eq(tl_matrix_read(scratch("rt.bin"), &b, &err), 0, "%s: %s", name, err.msg);
+    cr_assert_eq(tl_matrix_write(scratch_path("rt.raw"), &m, TL_FORMAT_TEXT, &err), 0, "%s", err.msg);
+    cr_assert_eq(tl_matrix_write(scratch_path("rt.bin"), &m, TL_FORMAT_BINARY, &err), 0, "%s", err.msg);
+    cr_assert_eq(tl_matrix_read(scratch_path("rt.raw"), &t, &err), 0, "%s: %s", name, err.msg);
+    cr_assert_eq(tl_matrix_read(scratch_path("rt.bin"), &b, &err), 0, "%s: %s", name, err.msg);
     assert_same(&t, &m);
     assert_same(&b, &m);
     tl_matrix_free(&m);
@@ -622,8 +586,8 @@ Test(matrix_io, fixture_files_survive_write_then_read, .init = scratch_init, .fi
                                  "0.5 -1.25 3e-2 7\n"
                                  "1.00000001 -0 4.4e-39 1e-45\n"
                                  "340282346638528859811704183484516925440 2 .5 -6.\n";
-    write_bytes(scratch("sample.raw"), sample, sizeof sample - 1);
-    cr_assert_eq(roundtrip_file(scratch("sample.raw"), "sample.raw"), 1);
+    write_bytes(scratch_path("sample.raw"), sample, sizeof sample - 1);
+    cr_assert_eq(roundtrip_file(scratch_path("sample.raw"), "sample.raw"), 1);
     int n = roundtrip_tree(TILELAB_TEST_DATA);
     cr_log_info("%d data files outside malformed/ round-tripped", n);
 }
@@ -636,9 +600,9 @@ Test(matrix_io, atomic_write_leaves_only_the_target, .init = scratch_init, .fini
     float v[] = {1, 2, 3, 4, 5, 6};
     tl_matrix m = {3, 2, v};
     for (int i = 0; i < 3; i++)
-        cr_assert_eq(tl_matrix_write(scratch("out.raw"), &m, i % 2 ? TL_FORMAT_BINARY
+        cr_assert_eq(tl_matrix_write(scratch_path("out.raw"), &m, i % 2 ? TL_FORMAT_BINARY
                                                                    : TL_FORMAT_TEXT, &err), 0);
-    cr_assert_eq(tl_matrix_write(scratch("out.bin"), &m, TL_FORMAT_BINARY, &err), 0);
+    cr_assert_eq(tl_matrix_write(scratch_path("out.bin"), &m, TL_FORMAT_BINARY, &err), 0);
     char names[512];
     list_dir(names, sizeof names);
     cr_assert_str_eq(names, "out.bin out.raw");
@@ -651,7 +615,7 @@ Test(matrix_io, result_files_keep_nan_and_inf, .init = scratch_init, .fini = scr
     tl_error err = {{0}};
     float v[] = {1, NAN, 3, -INFINITY};
     tl_matrix m = {2, 2, v}, back;
-    const char *path = scratch("p.raw");
+    const char *path = scratch_path("p.raw");
     cr_assert_eq(tl_matrix_write(path, &m, TL_FORMAT_BINARY, &err), 0, "%s", err.msg);
     cr_assert_eq(tl_matrix_read(path, &back, &err), -1);
     cr_assert(strstr(err.msg, "NaN/Inf is not allowed") != NULL, "%s", err.msg);
@@ -663,7 +627,7 @@ Test(matrix_io, result_files_keep_nan_and_inf, .init = scratch_init, .fini = scr
     cr_expect_eq(back.data[2], 3.0f);
     cr_expect(isinf(back.data[3]) && back.data[3] < 0);
     tl_matrix_free(&back);
-    const char *text = scratch("t.raw");
+    const char *text = scratch_path("t.raw");
     cr_assert_eq(tl_matrix_write(text, &m, TL_FORMAT_TEXT, &err), 0, "%s", err.msg);
     cr_assert_eq(tl_matrix_read_result(text, &back, &err), -1);
     cr_expect(strstr(err.msg, "t.raw: not a result file") != NULL, "%s", err.msg);
@@ -672,7 +636,7 @@ Test(matrix_io, result_files_keep_nan_and_inf, .init = scratch_init, .fini = scr
 Test(matrix_io, write_replaces_an_existing_file, .init = scratch_init, .fini = scratch_fini)
 {
     tl_error err = {{0}};
-    const char *path = scratch("old.raw");
+    const char *path = scratch_path("old.raw");
     write_bytes(path, "this is not a matrix, and it is rather longer than the new file\n", 64);
     struct stat before;
     cr_assert_eq(stat(path, &before), 0);
@@ -699,9 +663,9 @@ Test(matrix_io, new_files_get_umask_permissions, .init = scratch_init, .fini = s
     float v[] = {1};
     tl_matrix m = {1, 1, v};
     umask(022);
-    cr_assert_eq(tl_matrix_write(scratch("p.raw"), &m, TL_FORMAT_TEXT, &err), 0, "%s", err.msg);
+    cr_assert_eq(tl_matrix_write(scratch_path("p.raw"), &m, TL_FORMAT_TEXT, &err), 0, "%s", err.msg);
     struct stat st;
-    cr_assert_eq(stat(scratch("p.raw"), &st), 0);
+    cr_assert_eq(stat(scratch_path("p.raw"), &st), 0);
     cr_assert_eq(st.st_mode & 0777, 0644u, "got %o (mkstemp's 0600 leaked through?)",
                  (unsigned)(st.st_mode & 0777));
 }
@@ -711,7 +675,7 @@ Test(matrix_io, write_to_missing_folder_fails, .init = scratch_init, .fini = scr
     tl_error err = {{0}};
     float v[] = {1};
     tl_matrix m = {1, 1, v};
-    const char *path = scratch("nope/m.raw");
+    const char *path = scratch_path("nope/m.raw");
     cr_assert_eq(tl_matrix_write(path, &m, TL_FORMAT_TEXT, &err), -1);
     char want[512];
     snprintf(want, sizeof want, "%s: cannot create a temporary file in its folder: No such file "
@@ -727,8 +691,8 @@ Test(matrix_io, failed_rename_removes_the_temporary, .init = scratch_init, .fini
     tl_error err = {{0}};
     float v[] = {1, 2};
     tl_matrix m = {1, 2, v};
-    cr_assert_eq(mkdir(scratch("target"), 0755), 0);
-    cr_assert_eq(tl_matrix_write(scratch("target"), &m, TL_FORMAT_BINARY, &err), -1);
+    cr_assert_eq(mkdir(scratch_path("target"), 0755), 0);
+    cr_assert_eq(tl_matrix_write(scratch_path("target"), &m, TL_FORMAT_BINARY, &err), -1);
     cr_assert_not_null(strstr(err.msg, "target: cannot replace the file: Is a directory"), "%s",
                        err.msg);
     char names[512];
@@ -742,10 +706,10 @@ Test(matrix_io, write_rejects_empty_or_oversized_matrices, .init = scratch_init,
     tl_error err = {{0}};
     float v[] = {1};
     tl_matrix empty = {0, 0, NULL}, nodata = {1, 1, NULL}, huge = {70000, 70000, v};
-    cr_assert_eq(tl_matrix_write(scratch("a.raw"), &empty, TL_FORMAT_TEXT, &err), -1);
+    cr_assert_eq(tl_matrix_write(scratch_path("a.raw"), &empty, TL_FORMAT_TEXT, &err), -1);
     cr_assert_not_null(strstr(err.msg, "cannot write an empty matrix"), "%s", err.msg);
-    cr_assert_eq(tl_matrix_write(scratch("a.raw"), &nodata, TL_FORMAT_TEXT, &err), -1);
-    cr_assert_eq(tl_matrix_write(scratch("a.raw"), &huge, TL_FORMAT_BINARY, &err), -1);
+    cr_assert_eq(tl_matrix_write(scratch_path("a.raw"), &nodata, TL_FORMAT_TEXT, &err), -1);
+    cr_assert_eq(tl_matrix_write(scratch_path("a.raw"), &huge, TL_FORMAT_BINARY, &err), -1);
     cr_assert_not_null(strstr(err.msg, "over the limit"), "%s", err.msg);
     char names[512];
     list_dir(names, sizeof names);

@@ -2,8 +2,9 @@
  * wrappers over these; tests/libwb_style builds real libwb-style programs against them). */
 #include "wb.h"
 
+#include "captured.h"
+
 #include <criterion/criterion.h>
-#include <criterion/redirect.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -54,16 +55,6 @@ static wbArg_t args_for(bool json)
     char *argv[] = {"./mm", "-i", inputs, "-e", path_e, "-t", "matrix", json ? "--json" : NULL,
                     NULL};
     return tl_wb_arg_read(json ? 8 : 7, argv);
-}
-
-static char *captured_stdout(void)
-{
-    fflush(stdout);
-    FILE *f = cr_get_redirected_stdout();
-    static char text[8192];
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    text[n] = '\0';
-    return text;
 }
 
 TestSuite(wb, .init = setup, .fini = teardown);
@@ -182,7 +173,7 @@ Test(wb, vector_type_never_uses_the_product_bound)
 
 Test(wb, unknown_type_exits_with_status_2, .exit_code = 2)
 {
-    char *argv[] = {"./prog", "-t", "image"};
+    char *argv[] = {"./prog", "-t", "text"};
     tl_wb_arg_read(3, argv);
 }
 
