@@ -4,6 +4,7 @@
 #include "output_names.h"
 #include "run_conflicts.h"
 #include "run_maps.h"
+#include "run_program.h"
 #include "run_watch.h"
 #include "ptx.h"
 #include "runner_files.h"
@@ -24,6 +25,7 @@
 
 static const char usage[] =
     "usage: ./tilelab run LAB [--solution | --source FILE] [--dataset DIR]... [options]\n"
+    "       ./tilelab run LAB.json --source FILE [--dataset DIR]... [options]\n"
     "\n"
     "Builds a lab's .cu file and checks it on each dataset the way the grader does: the file is\n"
     "built in a sandbox, its host code is captured (it describes the work; it never sees a\n"
@@ -36,6 +38,12 @@ static const char usage[] =
     "installed, the CPU backend's counters otherwise).\n"
     "\n"
     "  LAB              01-basic ... 05-bank-conflicts (or 01, 2, tiled, ...)\n"
+    "  LAB.json         a lab graded as whole libwb programs: its lab.json, or the folder holding\n"
+    "                   it (docs/libwb-compat.md; examples/kit-labs/*): FILE is a program with\n"
+    "                   its own main, captured and replayed whole, the answer it hands to\n"
+    "                   wbSolution checked by the lab's rule\n"
+    "  --libwb          LAB's file is a whole libwb program (its own main, wb.h or gputk.h); a\n"
+    "                   file that defines main is taken for one without it\n"
     "  (default)        run the lab's template: labs/LAB/template.cu\n"
     "  --solution       run the reference solution: solutions/LAB/solution.cu\n"
     "  --source FILE    run any file that follows the lab contract (docs/lab-contract.md);\n"
@@ -98,7 +106,8 @@ typedef struct options {
     const char *datasets[MAX_DATASETS];
     int ndatasets;
     bool json, build_only, no_time, ncu, reps_given, no_sandbox, device_debug, safety, fail_fast;
-    bool watch;
+    bool watch, libwb;
+    runner_program_lab program; /* program.name set: a lab graded as whole libwb programs */
     int timeout, reps;
     runner_backend backend;
     bool backend_given;
@@ -117,7 +126,8 @@ static int parse(int argc, char **argv, options *o)
         {"save-outputs", required_argument, NULL, 'O'}, {"device-debug", no_argument, NULL, 'G'},
         {"no-sandbox", no_argument, NULL, 'X'},   {"no-safety", no_argument, NULL, 'C'},
         {"fail-fast", no_argument, NULL, 'F'},    {"watch", no_argument, NULL, 'W'},
-        {"report", required_argument, NULL, 'R'}, {NULL, 0, NULL, 0}};
+        {"report", required_argument, NULL, 'R'}, {"libwb", no_argument, NULL, 'L'},
+        {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->timeout = 60;
     o->reps = 10;
@@ -148,6 +158,7 @@ static int parse(int argc, char **argv, options *o)
         case 'C': o->safety = false; break;
         case 'F': o->fail_fast = true; break;
         case 'W': o->watch = true; break;
+        case 'L': o->libwb = true; break;
         case 't':
             if (cli_parse_int("--timeout", optarg, 1, 86400, &o->timeout) != 0)
                 return TL_EXIT_BAD_INPUT;
@@ -177,10 +188,18 @@ static int parse(int argc, char **argv, options *o)
         return cli_fail("run: one lab at a time, got \"%s\" and \"%s\"", argv[optind],
                         argv[optind + 1]);
     o->lab = tl_lab_find(argv[optind]);
-    if (!o->lab)
+    tl_error lab_err;
+    if (!o->lab && access(argv[optind], F_OK) == 0) {
+        if (runner_program_lab_read(argv[optind], &o->program, &lab_err) != 0)
+            return cli_fail("%s", lab_err.msg);
+        if (!source || solution)
+            return cli_fail("run: a lab described by %s has no template of tilelab's: give the "
+                            "program with --source FILE", argv[optind]);
+    } else if (!o->lab) {
         return cli_fail("run: no lab \"%s\" (labs: 01-basic 02-tiled 03-arbitrary "
-                        "04-rectangular 05-bank-conflicts)",
+                        "04-rectangular 05-bank-conflicts, or a lab.json)",
                         argv[optind]);
+    }
     if (solution && source)
         return cli_fail("run: --solution and --source are two different files; pick one");
     tl_error err;
@@ -188,6 +207,8 @@ static int parse(int argc, char **argv, options *o)
         return cli_fail("run: %s", err.msg);
     if (source)
         snprintf(o->source, sizeof o->source, "%s", source);
+    else if (o->program.name[0])
+        return TL_EXIT_OK;
     else
         snprintf(o->source, sizeof o->source, "%s/%s/%s/%s", cli_root(),
                  solution ? "solutions" : "labs", o->lab->id,
@@ -544,12 +565,45 @@ static int run_once(void *ctx)
     return status;
 }
 
+/* A whole libwb program: a described lab's, or a matrix lab's file with its own main. */
+static int run_whole_program(options *o)
+{
+    if (o->watch || o->report || o->save_outputs)
+        return cli_fail("run: --watch, --report and --save-outputs are for lab files; a whole "
+                        "libwb program is checked dataset by dataset");
+    if (!o->program.name[0]) {
+        char datasets[PATH_MAX];
+        snprintf(datasets, sizeof datasets, "%s/datasets/%s", cli_root(), o->lab->id);
+        runner_program_lab_for(o->lab, datasets, &o->program);
+    }
+    char device[256];
+    bool gpu = tl_device_name(device, sizeof device);
+    runner_backend backend = o->backend_given ? o->backend : gpu ? RUNNER_GPU : RUNNER_CPU;
+    if (backend == RUNNER_GPU && !gpu && !o->build_only) {
+        fprintf(stderr, "tilelab: --backend gpu needs a CUDA device and there is none here [%s]; "
+                        "--backend cpu runs the kernels in the PTX interpreter\n", device);
+        return EXIT_NO_DEVICE;
+    }
+    run_program_options po = {.lab = o->program, .source = o->source,
+                              .datasets = o->datasets, .ndatasets = o->ndatasets,
+                              .backend = backend, .timeout = o->timeout,
+                              .reps = backend == RUNNER_CPU && !o->reps_given ? 3 : o->reps,
+                              .json = o->json, .no_time = o->no_time, .no_sandbox = o->no_sandbox,
+                              .device_debug = o->device_debug, .build_only = o->build_only,
+                              .fail_fast = o->fail_fast, .safety = o->safety};
+    if (access(o->source, R_OK) != 0)
+        return cli_fail("%s: cannot read the source file", cli_shown(o->source));
+    return run_program(&po);
+}
+
 static int run(int argc, char **argv)
 {
     options o;
     int rc = parse(argc, argv, &o);
     if (rc != TL_EXIT_OK)
         return rc;
+    if (o.program.name[0] || o.libwb || runner_source_defines_main(o.source))
+        return run_whole_program(&o);
     if (o.watch && o.json)
         return cli_fail("run: --watch is for a person at a terminal; --json is for programs");
     return o.watch ? run_watch(o.source, run_once, &o) : run_once(&o);

@@ -249,6 +249,15 @@ int runner_program_lab_read(const char *where, runner_program_lab *lab, tl_error
 /* The description one of the kit's matrix labs gives a whole libwb program handed in for it:
  * type matrix, the error bound, input0.raw and input1.raw, output.raw, in `datasets`. */
 void runner_program_lab_for(const tl_lab *lab, const char *datasets, runner_program_lab *out);
+/* Whether a source file defines main (a whole program rather than a lab file): "main" then
+ * "(" outside comments, strings and character constants, not after "." or "->" (a call of a
+ * member). False for a file that cannot be read. */
+bool runner_source_defines_main(const char *path);
+
+/* The CPU backend's instruction limit for a launch of a whole program: this many per element
+ * of its inputs and answer (a scan or a convolution needs tens; a matrix lab's program adds
+ * RUNNER_CPU_LIMIT_PER_MAC per multiply-add), plus REPLAY_LIMIT_FLOOR. */
+#define RUNNER_PROGRAM_LIMIT_PER_ELEMENT 512.0
 
 /* ---- replay and check -------------------------------------------------------------------- */
 typedef struct runner_dataset {
@@ -304,6 +313,27 @@ int runner_replay(const runner_config *c, const runner_program *p, const runner_
                   runner_result *out, tl_error *err);
 void runner_result_free(runner_result *r);
 
+/* One dataset of a lab graded as whole libwb programs (`p` built with c->program): the program
+ * captured on stubs of the dataset's inputs, its recorded work replayed on the inputs as its
+ * imports would have read them, every run's answer checked here against the dataset's expected
+ * output by the lab's rule (tl_check_answer; the sum of the partial results for answer "sum").
+ * `d` a dataset folder holding lab->inputs and lab->output, or a generated matrix product.
+ * The verdict and the program call's results are in out (calls[CAPLOG_CALL_PROGRAM]); returns
+ * -1 only when the kit itself failed (err). */
+typedef struct runner_program_opts {
+    bool time;    /* time the kernels (warm-up and c->reps timed runs, every answer checked) */
+    bool safety;  /* first replay on the CPU backend with the checks of diagnose on, where the
+                     dataset has at most RUNNER_PROGRAM_SAFETY_MAX_ELEMENTS elements (and
+                     RUNNER_SAFETY_MAX_MACS multiply-adds): a finding makes it unsafe */
+} runner_program_opts;
+#define RUNNER_PROGRAM_SAFETY_MAX_ELEMENTS 4000000
+/* How much more the checks' replay may take than a plain one (limits and time). */
+#define RUNNER_PROGRAM_DIAGNOSE_SLOWDOWN 10
+
+int runner_program_run(const runner_config *c, const runner_program *p,
+                       const runner_program_lab *lab, const runner_dataset *d,
+                       const runner_program_opts *opts, runner_result *out, tl_error *err);
+
 /* Safety: the captured work for one dataset replayed on the CPU backend with every check of
  * the interpreter on (races, barrier divergence, out-of-bounds and host-pointer accesses, reads
  * of memory nothing wrote), whatever backend `c` names. The verdict is unsafe when a check
@@ -318,6 +348,11 @@ int runner_safety(const runner_config *c, const runner_program *p, const runner_
 int runner_safety_save(const runner_config *c, const runner_program *p, const runner_capture *cap,
                        const tl_lab *lab, const runner_dataset *d, const char *save_output,
                        runner_result *out, tl_error *err);
+/* The verdict a diagnosis (the interpreter's JSON `diag`, whose text `text` it takes, malloc'd)
+ * gives a replay's result: unsafe, with the first finding as the detail and the text kept as
+ * out->diagnosis, when the checks found anything; otherwise out is left as it is. */
+struct cJSON;
+void runner_safety_judge(char *text, const struct cJSON *diag, runner_result *out);
 /* Datasets up to this many multiply-adds get the safety checks: every shipped one and the
  * grader's `safety` dataset (the checks cost about ten times a plain CPU-backend replay). */
 #define RUNNER_SAFETY_MAX_MACS 2e7

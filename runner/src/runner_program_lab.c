@@ -195,3 +195,64 @@ void runner_program_lab_for(const tl_lab *lab, const char *datasets, runner_prog
     snprintf(out->datasets, sizeof out->datasets, "%s", datasets);
     snprintf(out->dir, sizeof out->dir, "%s", datasets);
 }
+
+/* The text with comments, strings and character constants blanked (newlines kept). */
+static void blank_non_code(char *t)
+{
+    for (char *p = t; *p; p++) {
+        if (p[0] == '/' && p[1] == '/') {
+            while (*p && *p != '\n')
+                *p++ = ' ';
+            if (!*p)
+                break;
+        } else if (p[0] == '/' && p[1] == '*') {
+            *p++ = ' ';
+            *p = ' ';
+            while (p[1] && !(p[1] == '*' && p[2] == '/'))
+                if (*++p != '\n')
+                    *p = ' ';
+            if (p[1]) {
+                p[1] = p[2] = ' ';
+                p += 2;
+            }
+        } else if (*p == '"' || *p == '\'') {
+            char quote = *p;
+            while (p[1] && p[1] != quote && p[1] != '\n') {
+                if (p[1] == '\\' && p[2])
+                    *++p = ' ';
+                *++p = ' ';
+            }
+            if (p[1] == quote)
+                p++;
+        }
+    }
+}
+
+static bool ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+bool runner_source_defines_main(const char *path)
+{
+    size_t len = 0;
+    tl_error err;
+    char *text = files_read_untrusted(path, RUNNER_MAX_SOURCE_BYTES, &len, &err);
+    if (!text)
+        return false;
+    blank_non_code(text);
+    bool found = false;
+    for (char *p = strstr(text, "main"); p && !found; p = strstr(p + 4, "main")) {
+        char before = p > text ? p[-1] : ' ';
+        char *q = p + 4;
+        while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
+            q++;
+        const char *b = p;
+        while (b > text && (b[-1] == ' ' || b[-1] == '\t'))
+            b--;
+        bool member = b > text && (b[-1] == '.' || (b - text >= 2 && b[-2] == '-' && b[-1] == '>'));
+        found = !ident_char(before) && !ident_char(p[4]) && *q == '(' && !member;
+    }
+    free(text);
+    return found;
+}

@@ -91,16 +91,22 @@ int runner_safety_save(const runner_config *c, const runner_program *p, const ru
         free(text);
         return -1;
     }
+    runner_safety_judge(text, diag, out);
+    cJSON_Delete(diag);
+    return 0;
+}
+
+void runner_safety_judge(char *text, const cJSON *diag, runner_result *out)
+{
     const cJSON *findings = cJSON_GetObjectItemCaseSensitive(diag, "findings");
     int n = cJSON_GetArraySize(findings);
     if (n > 0) {
         out->verdict = TL_VERDICT_UNSAFE;
         out->hint[0] = '\0'; /* the findings explain the result; a hint drawn from P would guess */
+        free(out->diagnosis);
         out->diagnosis = text; /* so that they are shown without another replay */
         text = NULL;
         describe(cJSON_GetArrayItem(findings, 0), n - 1, out->detail, sizeof out->detail);
     }
-    cJSON_Delete(diag);
     free(text);
-    return 0;
 }

@@ -1,0 +1,171 @@
+/* `run` for a whole libwb program: a lab described by a lab.json (the Teaching Kit's labs), or
+ * a matrix lab's file that has its own main. Each dataset is captured, replayed and checked as
+ * the grader does it (runner_program_run); one line per dataset. */
+#include "cli.h"
+#include "run_program.h"
+
+#include "runner.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_PROGRAM_DATASETS 256
+
+static int by_number(const void *a, const void *b)
+{
+    const char *x = strrchr(*(char *const *)a, '/'), *y = strrchr(*(char *const *)b, '/');
+    int i = atoi(x ? x + 1 : *(char *const *)a), j = atoi(y ? y + 1 : *(char *const *)b);
+    return (i > j) - (i < j);
+}
+
+int run_program_datasets(const runner_program_lab *lab, char ***out)
+{
+    DIR *d = opendir(lab->datasets);
+    if (!d)
+        return -1;
+    char **list = NULL;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) && n < MAX_PROGRAM_DATASETS;) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[PATH_MAX], first[PATH_MAX + 300];
+        snprintf(path, sizeof path, "%.3500s/%.255s", lab->datasets, e->d_name);
+        snprintf(first, sizeof first, "%s/%s", path, lab->inputs[0]);
+        if (access(first, R_OK) != 0)
+            continue;
+        char **grown = realloc(list, (size_t)(n + 1) * sizeof *list);
+        if (!grown)
+            break;
+        list = grown;
+        list[n++] = strdup(path);
+    }
+    closedir(d);
+    if (n > 1)
+        qsort(list, (size_t)n, sizeof *list, by_number);
+    *out = list;
+    return n;
+}
+
+static void print_result(const runner_result *r)
+{
+    const runner_call_result *c = &r->calls[CAPLOG_CALL_PROGRAM];
+    printf("%-12s", tl_verdict_label(r->verdict));
+    if (c->timed && r->verdict == TL_VERDICT_PASS)
+        printf(" %9.3f ms (kernels)", c->ms.median);
+    putchar('\n');
+    if (r->verdict == TL_VERDICT_PASS)
+        return;
+    char *detail = tl_text_line(r->detail, strlen(r->detail));
+    printf("        %s", detail ? detail : "");
+    free(detail);
+    const tl_check_report *k = &c->check;
+    if (r->verdict == TL_VERDICT_WRONG && !k->shape_mismatch && k->has_worst)
+        printf("; worst at (row %d, col %d): got %.9g, expected %.9g", k->worst.row, k->worst.col,
+               (double)k->worst.got, (double)k->worst.expected);
+    putchar('\n');
+    if (r->hint[0])
+        printf("        hint: %s\n", r->hint);
+}
+
+static cJSON *result_json(const char *dir, const runner_result *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "dataset", dir);
+    cJSON_AddStringToObject(o, "verdict", tl_verdict_name(r->verdict));
+    cJSON_AddStringToObject(o, "detail", r->detail);
+    const runner_call_result *c = &r->calls[CAPLOG_CALL_PROGRAM];
+    if (c->runs_checked > 0) {
+        cJSON *check = tl_check_report_json(&c->check);
+        if (check)
+            cJSON_AddItemToObject(o, "check", check);
+    }
+    cJSON_AddNumberToObject(o, "runs_checked", c->runs_checked);
+    if (c->timed)
+        cJSON_AddNumberToObject(o, "kernel_ms", c->ms.median);
+    return o;
+}
+
+int run_program(const run_program_options *o)
+{
+    char **found = NULL;
+    const char *datasets[MAX_PROGRAM_DATASETS];
+    int n = o->ndatasets;
+    for (int i = 0; i < n; i++)
+        datasets[i] = o->datasets[i];
+    int nfound = 0;
+    if (n == 0) {
+        nfound = run_program_datasets(&o->lab, &found);
+        if (nfound <= 0)
+            return cli_fail("run: no dataset in %s (a folder per dataset, holding %s)",
+                            cli_shown(o->lab.datasets), o->lab.inputs[0]);
+        for (int i = 0; i < nfound; i++)
+            datasets[n++] = found[i];
+    }
+    runner_config c;
+    runner_config_default(&c, o->backend);
+    c.program = true;
+    c.sandbox = !o->no_sandbox;
+    c.replay_timeout_s = o->timeout;
+    c.reps = o->reps;
+    c.device_debug = o->device_debug;
+    runner_program p;
+    runner_outcome built;
+    int status = TL_EXIT_OK;
+    if (!o->json)
+        fprintf(stderr, "building %s as a whole libwb program ...\n", cli_shown(o->source));
+    if (runner_build(&c, NULL, o->source, &p, &built) != 0) {
+        status = cli_fail("run: the build could not be run");
+    } else if (built.verdict != TL_VERDICT_PASS || o->build_only) {
+        if (built.verdict != TL_VERDICT_PASS) {
+            printf("%s: %s\n", tl_verdict_label(built.verdict), built.detail);
+            if (built.messages) {
+                char *inert = tl_text_terminal(built.messages, strlen(built.messages));
+                printf("%s\n", inert ? inert : "");
+                free(inert);
+            }
+        }
+        status = tl_verdict_exit_status(built.verdict);
+    } else {
+        if (!o->json)
+            printf("%s (%s, -t %s) on the %s backend, %d dataset(s)\n", cli_shown(o->source),
+                   o->lab.title, o->lab.type, runner_backend_name(o->backend), n);
+        cJSON *all = cJSON_CreateArray();
+        tl_verdict worst = TL_VERDICT_PASS;
+        for (int i = 0; i < n; i++) {
+            runner_dataset d = {.dir = datasets[i]};
+            runner_result r;
+            tl_error err;
+            if (!o->json)
+                printf("  %-40s ", cli_shown(datasets[i]));
+            fflush(stdout);
+            runner_program_opts ro = {.time = !o->no_time, .safety = o->safety};
+            if (runner_program_run(&c, &p, &o->lab, &d, &ro, &r, &err) != 0) {
+                r.verdict = TL_VERDICT_ERROR;
+                snprintf(r.detail, sizeof r.detail, "%s", err.msg);
+            }
+            worst = tl_verdict_worst(worst, r.verdict);
+            if (o->json)
+                cJSON_AddItemToArray(all, result_json(datasets[i], &r));
+            else
+                print_result(&r);
+            runner_result_free(&r);
+            if (o->fail_fast && r.verdict != TL_VERDICT_PASS)
+                break;
+        }
+        if (o->json) {
+            char *text = cJSON_Print(all);
+            printf("%s\n", text ? text : "[]");
+            free(text);
+        }
+        cJSON_Delete(all);
+        status = tl_verdict_exit_status(worst);
+    }
+    runner_outcome_free(&built);
+    for (int i = 0; i < nfound; i++)
+        free(found[i]);
+    free(found);
+    return status;
+}

@@ -1,0 +1,588 @@
+/* One dataset of a lab graded as whole libwb programs: the program is captured with stubs in
+ * place of its input files (it learns only their shapes), the runner converts the dataset's
+ * files into exactly what each of the program's imports would have returned, tilelab-replay
+ * does the recorded work on those bytes, and every answer it sends back is checked here, by
+ * tl_check_answer, against the expected output the replayer never saw. */
+#include "replay_protocol.h"
+#include "runner_config.h"
+#include "runner_exec.h"
+#include "runner_sandbox.h"
+
+#include "runner_files.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+/* ---- the dataset's inputs ------------------------------------------------------------------- */
+
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), m = strlen(tail);
+    return n >= m && strcasecmp(s + n - m, tail) == 0;
+}
+
+/* One input file's stub: what the program may know of it before it runs (its shape). */
+static int write_stub(const char *dir, int index, const char *file, const tl_matrix *generated,
+                      tl_error *err)
+{
+    char line[128];
+    tl_import imp;
+    if (generated) {
+        snprintf(line, sizeof line, "%s matrix %d %d 0\n", CAPLOG_STUB_MAGIC, generated->rows,
+                 generated->cols);
+    } else if (ends_with(file, ".ppm") || ends_with(file, ".pgm")) {
+        if (tl_import_file(file, TL_IMPORT_IMAGE, &imp, err) != 0)
+            return -1;
+        snprintf(line, sizeof line, "%s image %d %d %d\n", CAPLOG_STUB_MAGIC, imp.cols, imp.rows,
+                 imp.channels);
+        tl_import_free(&imp);
+    } else if (tl_import_file(file, TL_IMPORT_REAL, &imp, err) == 0) {
+        snprintf(line, sizeof line, "%s matrix %d %d 0\n", CAPLOG_STUB_MAGIC, imp.rows, imp.cols);
+        tl_import_free(&imp);
+    } else if (tl_import_file(file, TL_IMPORT_TEXT, &imp, err) == 0) {
+        /* Not numbers: the program can only import it as text. */
+        snprintf(line, sizeof line, "%s text %d 0 0\n", CAPLOG_STUB_MAGIC, imp.rows);
+        tl_import_free(&imp);
+    } else {
+        return -1;
+    }
+    char path[PATH_MAX];
+    if (index < 0)
+        snprintf(path, sizeof path, "%.4000s/expected", dir);
+    else
+        snprintf(path, sizeof path, "%.4000s/%d", dir, index);
+    return tl_write_file_atomic(path, line, strlen(line), err);
+}
+
+static const tl_import_kind import_kinds[CAPLOG_INPUT_KINDS] = {
+    [CAPLOG_INPUT_REAL] = TL_IMPORT_REAL, [CAPLOG_INPUT_INTEGER] = TL_IMPORT_INTEGER,
+    [CAPLOG_INPUT_TEXT] = TL_IMPORT_TEXT, [CAPLOG_INPUT_IMAGE] = TL_IMPORT_IMAGE};
+
+/* hI<n>: input file input_file[n] as the program imported it. */
+static int write_inputs(const char *dir, const runner_program_lab *lab, const runner_dataset *d,
+                        const tl_matrix *gen, const caplog_call *call, tl_error *err)
+{
+    for (int n = 0; n < call->ninputs; n++) {
+        int f = call->input_file[n];
+        if (f >= lab->ninputs)
+            return tl_error_set(err, "the program imported input %d; the lab has %d", f,
+                                lab->ninputs);
+        tl_import imp = {0};
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%.3000s/%.1000s", d->dir ? d->dir : "", lab->inputs[f]);
+        if (gen) {
+            if (call->input_kind[n] != CAPLOG_INPUT_REAL)
+                return tl_error_set(err, "a generated input imported as %s",
+                                    caplog_input_kind_name(call->input_kind[n]));
+            imp.data = gen[f].data;
+            imp.bytes = sizeof(float) * (size_t)gen[f].rows * (size_t)gen[f].cols;
+        } else if (tl_import_file(path, import_kinds[call->input_kind[n]], &imp, err) != 0) {
+            return -1;
+        }
+        int rc = 0;
+        if (imp.bytes != call->input_bytes[n])
+            rc = tl_error_set(err, "%s: %zu bytes as %s, but the program's import of it took "
+                              "%llu", lab->inputs[f], imp.bytes,
+                              caplog_input_kind_name(call->input_kind[n]),
+                              (unsigned long long)call->input_bytes[n]);
+        snprintf(path, sizeof path, "%.4000s/hI%d", dir, n);
+        if (rc == 0)
+            rc = tl_write_file_atomic(path, imp.data, imp.bytes, err);
+        if (!gen)
+            tl_import_free(&imp);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- the replayer's frames ------------------------------------------------------------------- */
+
+typedef struct received {
+    char *bytes;
+    size_t len, cap, limit;
+    bool overflow;
+} received;
+
+static void on_bytes(void *ctx, const char *data, size_t n)
+{
+    received *r = ctx;
+    if (r->overflow || r->len + n > r->limit) {
+        r->overflow = true;
+        return;
+    }
+    if (r->len + n > r->cap) {
+        size_t cap = (r->len + n) * 2 < r->limit ? (r->len + n) * 2 : r->limit;
+        char *grown = realloc(r->bytes, cap + 1);
+        if (!grown) {
+            r->overflow = true;
+            return;
+        }
+        r->bytes = grown;
+        r->cap = cap;
+    }
+    memcpy(r->bytes + r->len, data, n);
+    r->len += n;
+}
+
+/* ---- checking an answer ------------------------------------------------------------------------ */
+
+typedef struct program_check {
+    const runner_program_lab *lab;
+    tl_answer_spec spec;
+    const caplog_call *call;
+    const char *expected;       /* the expected output's file */
+    const tl_product_ref *ref;  /* a generated dataset's reference (no file), or NULL */
+    int rows, cols, channels;   /* the expected output's shape */
+} program_check;
+
+/* The answer in an hO as tl_check_answer takes it. */
+static int answer_of(const program_check *pc, const uint8_t *out, tl_import *got, float *sum)
+{
+    const caplog_call *call = pc->call;
+    const uint8_t *a = out + call->answer_offset;
+    size_t bytes = call->answer_bytes;
+    memset(got, 0, sizeof *got);
+    got->channels = 1;
+    if (pc->lab->answer == RUNNER_ANSWER_SUM) {
+        double total = 0;
+        for (size_t i = 0; i + 4 <= call->out_bytes; i += 4) {
+            float v;
+            memcpy(&v, out + i, 4);
+            total += v;
+        }
+        *sum = (float)total;
+        *got = (tl_import){sum, sizeof *sum, 1, 1, 1};
+        return 0;
+    }
+    size_t element = pc->spec.type == TL_ANSWER_HISTOGRAM ? 1 : 4;
+    size_t count = bytes / element;
+    got->bytes = count * 4;
+    got->data = malloc(got->bytes ? got->bytes : 1);
+    if (!got->data)
+        return -1;
+    if (element == 1) /* unsigned char bins, held as int32 */
+        for (size_t i = 0; i < count; i++)
+            ((int32_t *)got->data)[i] = a[i];
+    else
+        memcpy(got->data, a, got->bytes);
+    /* The program says only how many bytes: an answer of the expected size has its shape. */
+    size_t expected = (size_t)pc->rows * (size_t)pc->cols * (size_t)pc->channels;
+    got->rows = count == expected ? pc->rows : (int)count;
+    got->cols = count == expected ? pc->cols : 1;
+    got->channels = count == expected ? pc->channels : 1;
+    return 0;
+}
+
+static void check_answer(const program_check *pc, const uint8_t *out, tl_check_report *rep,
+                         tl_error *err, int *bad_input)
+{
+    tl_import got;
+    float sum = 0;
+    if (answer_of(pc, out, &got, &sum) != 0) {
+        *bad_input = tl_error_set(err, "out of memory");
+        return;
+    }
+    if (pc->ref) {
+        tl_matrix m = {got.rows, got.cols, got.data};
+        tl_product_ref_check(pc->ref, &m, rep);
+    } else if (tl_check_answer(&pc->spec, &got, pc->expected, rep, err) != 0) {
+        *bad_input = -1;
+    }
+    if (got.data != &sum)
+        free(got.data);
+}
+
+/* ---- one dataset ------------------------------------------------------------------------------- */
+
+/* The CPU backend's instruction limit per launch, from the dataset's size: what the kit's
+ * labs need at most per element of input and output, with room (runner.h). */
+static double cpu_limit(const runner_config *c, int64_t elements, int64_t macs)
+{
+    double per = (double)elements * RUNNER_PROGRAM_LIMIT_PER_ELEMENT +
+                 (double)macs * RUNNER_CPU_LIMIT_PER_MAC;
+    return REPLAY_LIMIT_FLOOR + per * (c->device_debug ? RUNNER_CPU_LIMIT_DEBUG_FACTOR : 1);
+}
+
+static void judge_frames(const program_check *pc, const received *rx, runner_result *out,
+                         tl_error *err, int *bad_input, cJSON **doc)
+{
+    runner_call_result *call = &out->calls[CAPLOG_CALL_PROGRAM];
+    size_t at = 0;
+    while (at < rx->len && !*doc) {
+        const char *nl = memchr(rx->bytes + at, '\n', rx->len - at);
+        if (strncmp(rx->bytes + at, REPLAY_FRAME_RESULT " ", 7) == 0) {
+            *doc = cJSON_ParseWithLength(rx->bytes + at + 7, rx->len - at - 7);
+            break;
+        }
+        char run[40];
+        unsigned long long n = 0;
+        if (!nl || sscanf(rx->bytes + at, REPLAY_FRAME_ANSWER " program:%39s %llu", run, &n) != 2 ||
+            n != pc->call->out_bytes || (size_t)(nl - rx->bytes) + 1 + n > rx->len)
+            break;
+        tl_check_report rep;
+        check_answer(pc, (const uint8_t *)nl + 1, &rep, err, bad_input);
+        if (*bad_input)
+            return;
+        bool first = call->runs_checked++ == 0;
+        if (first || (!rep.pass && call->verdict == TL_VERDICT_PASS)) {
+            call->check = rep;
+            call->verdict = rep.pass ? TL_VERDICT_PASS : TL_VERDICT_WRONG;
+            if (!rep.pass && rep.shape_mismatch)
+                snprintf(call->detail, sizeof call->detail, "the answer has %d values, the "
+                         "expected output %d", rep.got_rows * rep.got_cols,
+                         rep.expected_rows * rep.expected_cols);
+            else if (!rep.pass)
+                snprintf(call->detail, sizeof call->detail, "%lld of %lld values wrong%s%s",
+                         (long long)rep.bad, (long long)rep.checked,
+                         strcmp(run, "check") ? " in " : "", strcmp(run, "check") ? run : "");
+        }
+        at = (size_t)(nl - rx->bytes) + 1 + n;
+    }
+}
+
+static const char *str(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItem(o, key);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/* The replayer's summary: the device, and the run's status and timing. */
+static void read_summary(const cJSON *doc, runner_result *out)
+{
+    snprintf(out->device, sizeof out->device, "%s", str(doc, "device"));
+    runner_call_result *call = &out->calls[CAPLOG_CALL_PROGRAM];
+    const char *status = str(doc, "status");
+    const cJSON *item = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "calls"), 0);
+    const char *st = item ? str(item, "status") : status;
+    tl_verdict v = TL_VERDICT_ERROR;
+    if (strcmp(st, "ok") == 0)
+        v = TL_VERDICT_PASS;
+    else if (strcmp(st, "missing") == 0 || strcmp(st, "refused") == 0)
+        v = strcmp(str(item, "detail"), "the program never called wbSolution") == 0
+                ? TL_VERDICT_WRONG : TL_VERDICT_REFUSED;
+    else
+        tl_verdict_parse(st, &v);
+    if (v != TL_VERDICT_PASS) {
+        call->verdict = call->verdict == TL_VERDICT_WRONG ? tl_verdict_worst(TL_VERDICT_WRONG, v)
+                                                          : v;
+        snprintf(call->detail, sizeof call->detail, "%s", str(item ? item : doc, "detail"));
+    }
+    const cJSON *t = item ? cJSON_GetObjectItem(item, "timing") : NULL;
+    if (cJSON_IsObject(t)) {
+        call->timed = true;
+        call->emulated = cJSON_IsTrue(cJSON_GetObjectItem(t, "emulated"));
+        call->ms.n = cJSON_GetObjectItem(t, "reps")->valueint;
+        call->ms.median = cJSON_GetObjectItem(t, "median_ms")->valuedouble;
+        call->ms.min = cJSON_GetObjectItem(t, "min_ms")->valuedouble;
+        call->ms.max = cJSON_GetObjectItem(t, "max_ms")->valuedouble;
+    }
+}
+
+/* Inputs and expected output of a generated dataset (a matrix lab's performance dataset). */
+typedef struct generated {
+    tl_matrix in[2];
+    tl_product_ref ref;
+    bool made;
+} generated;
+
+/* What one replay of a captured program needs. */
+typedef struct replay_job {
+    const runner_config *c;
+    const runner_program *p;
+    const program_check *pc;
+    const runner_capture *cap;
+    const char *work, *in;
+    bool time;
+    const char *diagnose; /* CPU: write the checks' findings here (NULL: a plain replay) */
+} replay_job;
+
+/* The dataset's elements (inputs and answer) and multiply-adds (matrix labs), for the limits. */
+static void job_size(const replay_job *j, const generated *g, int64_t *elements, int64_t *macs)
+{
+    const program_check *pc = j->pc;
+    *elements = (int64_t)pc->rows * pc->cols * pc->channels;
+    for (int n = 0; n < pc->call->ninputs; n++)
+        *elements += (int64_t)(pc->call->input_bytes[n] / 4);
+    *macs = 0;
+    if (pc->spec.type == TL_ANSWER_MATRIX)
+        *macs = (int64_t)pc->rows * pc->cols *
+                (pc->spec.A ? pc->spec.A->cols : g->made ? g->in[0].cols : 1);
+}
+
+static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runner_result *out,
+                       tl_error *err)
+{
+    const runner_config *c = j->c;
+    const caplog_call *call = j->pc->call;
+    char reps[16], limit[32];
+    snprintf(reps, sizeof reps, "%d", c->reps);
+    double lim = cpu_limit(c, elements, macs) * (j->diagnose ? RUNNER_PROGRAM_DIAGNOSE_SLOWDOWN : 1);
+    snprintf(limit, sizeof limit, "%.0f", lim);
+    char *cmd[24];
+    int k = 0;
+    char *fixed[] = {RUNNER_REPLAY, "--backend", (char *)runner_backend_name(c->backend),
+                     "--log", (char *)j->cap->log_path, "--ptx", (char *)j->p->ptx, "--image",
+                     (char *)j->p->image, "--program", (char *)j->in, "--reps", reps};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        cmd[k++] = fixed[i];
+    cmd[k++] = j->time ? "--warmup" : "--no-time";
+    if (j->time)
+        cmd[k++] = "1";
+    if (c->backend == RUNNER_CPU) {
+        cmd[k++] = "--instruction-limit";
+        cmd[k++] = limit;
+    }
+    if (j->diagnose) {
+        cmd[k++] = "--diagnose";
+        cmd[k++] = (char *)j->diagnose;
+    }
+    cmd[k] = NULL;
+    int runs = 1 + (j->time ? 1 + c->reps : 0);
+    int timeout_s = c->replay_timeout_s;
+    if (c->backend == RUNNER_CPU) {
+        double need = 2.0 * lim / RUNNER_CPU_RATE_FLOOR * runs;
+        timeout_s = need > timeout_s ? (int)need + 1 : timeout_s;
+    }
+    received rx = {.limit = (size_t)runs * (call->out_bytes + REPLAY_MAX_HEADER) +
+                            REPLAY_MAX_RESULT + 4096};
+    proc_result r;
+    memset(&r, 0, sizeof r);
+    int rc = runner_replay_exec(c, j->p, j->cap->work, j->work, j->diagnose ? j->work : NULL, NULL,
+                                cmd, timeout_s, j->time, on_bytes, &rx, &r);
+    cJSON *doc = NULL;
+    int bad_input = 0;
+    tl_error bad;
+    runner_call_result *call_res = &out->calls[CAPLOG_CALL_PROGRAM];
+    if (rc == 0 && !r.timed_out && !rx.overflow)
+        judge_frames(j->pc, &rx, out, &bad, &bad_input, &doc);
+    if (rc != 0) {
+        tl_error_set(err, "cannot start the replayer");
+    } else if (bad_input) {
+        out->verdict = TL_VERDICT_BAD_INPUT;
+        snprintf(out->detail, sizeof out->detail, "%s", bad.msg);
+    } else if (r.timed_out) {
+        out->verdict = TL_VERDICT_TIMEOUT;
+        snprintf(out->detail, sizeof out->detail, "stopped after %d s: a kernel never "
+                 "finished (an endless loop, or a __syncthreads() that not every thread "
+                 "reaches)", timeout_s);
+    } else if (!doc) {
+        out->verdict = TL_VERDICT_CRASH;
+        snprintf(out->detail, sizeof out->detail, "the replay ended without its result%s",
+                 rx.overflow ? " (more output than the answers make)" : "");
+    } else {
+        read_summary(doc, out);
+        out->verdict = call_res->verdict;
+        snprintf(out->detail, sizeof out->detail, "%s", call_res->detail);
+        if (out->verdict == TL_VERDICT_PASS && call_res->runs_checked == 0) {
+            out->verdict = TL_VERDICT_ERROR;
+            snprintf(out->detail, sizeof out->detail, "the replayer sent no answer");
+        }
+        if (out->verdict == TL_VERDICT_WRONG && tl_check_report_hint(&call_res->check))
+            snprintf(out->hint, sizeof out->hint, "%s", tl_check_report_hint(&call_res->check));
+    }
+    if (r.out && r.out[0]) {
+        free(out->kernel_output);
+        out->kernel_output = r.out;
+        r.out = NULL;
+    }
+    cJSON_Delete(doc);
+    proc_result_free(&r);
+    free(rx.bytes);
+    return rc;
+}
+
+static int generate(const runner_dataset *d, generated *g, tl_error *err)
+{
+    memset(g, 0, sizeof *g);
+    if (tl_matrix_alloc(&g->in[0], d->size.m, d->size.k, err) != 0 ||
+        tl_matrix_alloc(&g->in[1], d->size.k, d->size.n, err) != 0)
+        return -1;
+    tl_fill_inputs(d->seed, 0, d->size, &g->in[0], &g->in[1]);
+    g->made = true;
+    return tl_product_ref_init(&g->ref, &g->in[0], &g->in[1], NULL, 0, err);
+}
+
+static void generated_free(generated *g)
+{
+    if (!g->made)
+        return;
+    tl_matrix_free(&g->in[0]);
+    tl_matrix_free(&g->in[1]);
+    tl_product_ref_free(&g->ref);
+}
+
+/* The expected output's shape, and for the bound of a product its inputs. */
+static int prepare_check(const runner_program_lab *lab, const runner_dataset *d, generated *g,
+                         tl_matrix inputs[2], program_check *pc, char *expected, size_t size,
+                         tl_error *err)
+{
+    memset(pc, 0, sizeof *pc);
+    pc->lab = lab;
+    if (tl_answer_type_parse(lab->type, &pc->spec.type) != 0)
+        return tl_error_set(err, "unknown answer type \"%s\"", lab->type);
+    pc->spec.tolerance = lab->tolerance;
+    if (g->made) {
+        pc->ref = &g->ref;
+        pc->rows = g->in[0].rows;
+        pc->cols = g->in[1].cols;
+        pc->channels = 1;
+        return 0;
+    }
+    snprintf(expected, size, "%.3000s/%.1000s", d->dir, lab->output);
+    pc->expected = expected;
+    tl_import e;
+    tl_import_kind kind = tl_answer_import_kind(pc->spec.type);
+    if (tl_import_file(expected, kind == TL_IMPORT_INTEGER ? TL_IMPORT_REAL : kind, &e, err) != 0)
+        return -1;
+    pc->rows = e.rows;
+    pc->cols = e.cols;
+    pc->channels = e.channels;
+    tl_import_free(&e);
+    if (pc->spec.type == TL_ANSWER_MATRIX && lab->tolerance == TL_TOLERANCE_BOUND &&
+        lab->ninputs >= 2) {
+        for (int i = 0; i < 2; i++) {
+            char path[PATH_MAX];
+            snprintf(path, sizeof path, "%.3000s/%.1000s", d->dir, lab->inputs[i]);
+            if (tl_matrix_read(path, &inputs[i], err) != 0)
+                return -1;
+        }
+        pc->spec.A = &inputs[0];
+        pc->spec.B = &inputs[1];
+    }
+    return 0;
+}
+
+static int make_dirs(char *work, size_t size, char *stubs, char *in, tl_error *err)
+{
+    if (sandbox_work_dir(work, size, "program") != 0)
+        return tl_error_set(err, "cannot make a folder for the program's run");
+    snprintf(stubs, PATH_MAX, "%.4000s/stubs", work);
+    snprintf(in, PATH_MAX, "%.4000s/in", work);
+    if (chmod(work, 0755) != 0 || mkdir(stubs, 0755) != 0 || mkdir(in, 0755) != 0)
+        return tl_error_set(err, "cannot make a folder for the program's run");
+    return 0;
+}
+
+int runner_program_run(const runner_config *c, const runner_program *p,
+                       const runner_program_lab *lab, const runner_dataset *d,
+                       const runner_program_opts *opts, runner_result *out, tl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    runner_call_result *call_res = &out->calls[CAPLOG_CALL_PROGRAM];
+    call_res->run = true;
+    call_res->verdict = TL_VERDICT_PASS;
+    char work[PATH_MAX], stubs[PATH_MAX], in[PATH_MAX], expected[PATH_MAX];
+    if (make_dirs(work, sizeof work, stubs, in, err) != 0)
+        return -1;
+    generated g = {0};
+    tl_matrix inputs[2] = {{0}};
+    program_check pc;
+    runner_capture cap;
+    memset(&cap, 0, sizeof cap);
+    bool captured = false;
+    int rc = 0;
+    tl_error bad;
+    /* The dataset: its files read (bad input is the dataset's fault, not the program's). */
+    if (d->generated && generate(d, &g, err) != 0)
+        rc = -1;
+    for (int i = 0; rc == 0 && i < lab->ninputs; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%.3000s/%.1000s", d->dir ? d->dir : "", lab->inputs[i]);
+        if (write_stub(stubs, i, path, g.made && i < 2 ? &g.in[i] : NULL, &bad) != 0) {
+            out->verdict = TL_VERDICT_BAD_INPUT;
+            snprintf(out->detail, sizeof out->detail, "%s", bad.msg);
+        }
+        if (out->verdict != TL_VERDICT_PASS)
+            break;
+    }
+    char line[64];
+    snprintf(line, sizeof line, "%s expected 0 0 0\n", CAPLOG_STUB_MAGIC);
+    snprintf(expected, sizeof expected, "%.4000s/expected", stubs);
+    if (rc == 0 && out->verdict == TL_VERDICT_PASS &&
+        (tl_write_file_atomic(expected, line, strlen(line), err) != 0))
+        rc = -1;
+    if (rc == 0 && out->verdict == TL_VERDICT_PASS &&
+        prepare_check(lab, d, &g, inputs, &pc, expected, sizeof expected, &bad) != 0) {
+        out->verdict = TL_VERDICT_BAD_INPUT;
+        snprintf(out->detail, sizeof out->detail, "%s", bad.msg);
+    }
+    /* Capture: the program's whole run, on stubs. */
+    runner_outcome o = {0};
+    if (rc == 0 && out->verdict == TL_VERDICT_PASS) {
+        if (runner_capture_program(c, p, stubs, lab->ninputs, lab->type, &cap, &o) != 0)
+            rc = tl_error_set(err, "the program's capture could not be run");
+        captured = rc == 0;
+        if (rc == 0 && o.verdict != TL_VERDICT_PASS) {
+            out->verdict = o.verdict;
+            snprintf(out->detail, sizeof out->detail, "%s", o.detail);
+        }
+        if (captured && (cap.out || cap.err)) {
+            size_t n = strlen(cap.out ? cap.out : "") + strlen(cap.err ? cap.err : "") + 1;
+            out->kernel_output = malloc(n);
+            if (out->kernel_output)
+                snprintf(out->kernel_output, n, "%s%s", cap.out ? cap.out : "",
+                         cap.err ? cap.err : "");
+        }
+    }
+    const caplog_call *call = captured && out->verdict == TL_VERDICT_PASS
+                                  ? caplog_find_call(&cap.log, CAPLOG_CALL_PROGRAM, 1, 1, 1)
+                                  : NULL;
+    pc.call = call;
+    if (call && write_inputs(in, lab, d, g.made ? g.in : NULL, call, &bad) != 0) {
+        out->verdict = TL_VERDICT_BAD_INPUT;
+        snprintf(out->detail, sizeof out->detail, "%s", bad.msg);
+        call = NULL;
+    }
+    /* Replay, and every answer checked: first with the CPU backend's safety checks where the
+     * dataset is small enough (a race or a stray access is unsafe on every backend), then on
+     * the backend asked for, unless the checked replay was already that or its verdict is the
+     * program's doing. */
+    if (call) {
+        replay_job job = {c, p, &pc, &cap, work, in, opts->time, NULL};
+        int64_t elements = 0, macs = 0;
+        job_size(&job, &g, &elements, &macs);
+        bool safety = opts->safety && elements <= RUNNER_PROGRAM_SAFETY_MAX_ELEMENTS &&
+                      (double)macs <= RUNNER_SAFETY_MAX_MACS;
+        if (safety) {
+            runner_config cpu = *c;
+            cpu.backend = RUNNER_CPU;
+            cpu.reps = 1;
+            char diag[PATH_MAX + 16];
+            snprintf(diag, sizeof diag, "%.4000s/diag.json", work);
+            replay_job checked = job;
+            checked.c = &cpu;
+            checked.time = false;
+            checked.diagnose = diag;
+            rc = replay_once(&checked, elements, macs, out, err);
+            char *text = rc == 0 ? files_read(diag, NULL) : NULL;
+            cJSON *doc = text ? cJSON_Parse(text) : NULL;
+            runner_safety_judge(text, doc, out);
+            cJSON_Delete(doc);
+            if (rc == 0 && !runner_safety_final(out->verdict) && c->backend != RUNNER_CPU) {
+                runner_result_free(out);
+                memset(out, 0, sizeof *out);
+                out->calls[CAPLOG_CALL_PROGRAM].run = true;
+                out->calls[CAPLOG_CALL_PROGRAM].verdict = TL_VERDICT_PASS;
+                safety = false;
+            }
+        }
+        if (rc == 0 && !safety)
+            rc = replay_once(&job, elements, macs, out, err);
+    } else if (out->verdict == TL_VERDICT_PASS && rc == 0) {
+        out->verdict = TL_VERDICT_ERROR;
+        snprintf(out->detail, sizeof out->detail, "the capture holds no program run");
+    }
+    out->shape = (tl_size){pc.rows, 1, pc.cols};
+    if (captured)
+        runner_capture_free(&cap);
+    generated_free(&g);
+    tl_matrix_free(&inputs[0]);
+    tl_matrix_free(&inputs[1]);
+    files_remove_tree(work);
+    return rc;
+}
