@@ -26,7 +26,7 @@ static const char usage[] =
     "                  a CSV mask, PPM images), expected outputs written as the kit writes them.\n"
     "                  Written to DIR/LAB/<i> with --out; otherwise, for seed 0, into the examples\n"
     "                  (examples/kit-labs/LAB/datasets/<i>), and for another seed into\n"
-    "                  private-datasets/kit-labs/seed-N/LAB/<i>. Takes --out, --seed, --force only\n"
+    "                  private-datasets/kit-labs/seed-N/LAB/<i>. Takes --out, --seed, --force\n"
     "  --seed N        generator seed (default 0: the shipped datasets). For hidden grading\n"
     "                  datasets pick a secret seed: their folders are made 0700 and files 0600\n"
     "  --out DIR       where to write. Default: datasets/LAB for seed 0 and the lab's table,\n"
@@ -44,7 +44,7 @@ static const char usage[] =
     "  ./tilelab datasets all --large --check        every lab's table, large sizes too, checked\n"
     "  ./tilelab datasets 03 --seed 8191            hidden datasets for lab 03\n"
     "  ./tilelab datasets 04 --size 300x7x11 --out /tmp/mine\n"
-    "  ./tilelab datasets kit-labs --seed 77 --out /tmp/kit   hidden datasets for the kit's labs\n"
+    "  ./tilelab datasets kit-labs --seed 77 --out /tmp/kit   hidden ones for the kit's labs\n"
     "\n"
     "exit status: 0 all written (and checked), 1 a check failed, 2 bad usage or a file refused\n";
 

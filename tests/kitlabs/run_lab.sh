@@ -32,8 +32,8 @@ esac
 
 out="$(mktemp)" diag="$(mktemp)"; trap 'rm -f "$out" "$diag"' EXIT
 failed=() passed=() bad=0
-for dir in $(ls -d "$lab/$datasets"/*/ | sort -t/ -k1,1 -V); do
-  i="$(basename "$dir")"
+for i in $(ls "$lab/$datasets" | sort -n); do
+  dir="$lab/$datasets/$i/"
   files="$(echo "$inputs" | tr ',' '\n' | sed "s|^|$dir|" | paste -sd,)"
   : >"$diag"
   if [ "${spec%%:*}" = unsafe ]; then
