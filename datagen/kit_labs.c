@@ -37,6 +37,8 @@
 #define KIT_CHANNELS 3
 #define KIT_MAXVAL 255
 #define KIT_TOKEN 32
+/* Inputs and the expected output: three files at most. */
+#define KIT_MAX_FILES 3
 
 /* ---- a growing text (or byte) buffer; a failed allocation is remembered, not ignored ---- */
 
@@ -153,8 +155,8 @@ static float put_input_value(text *t, uint64_t *rng)
 typedef struct gen_ctx {
     uint64_t rng;
     int nfiles;
-    const char *names[3];
-    text files[3];
+    const char *names[KIT_MAX_FILES];
+    text files[KIT_MAX_FILES];
     char *shape;
     size_t shape_size;
 } gen_ctx;
@@ -434,7 +436,7 @@ int tl_kit_dataset_generate(int lab, int index, const char *dir, const tl_gen_op
             rc = -1;
     if (rc != 0)
         tl_error_set(err, "%s: out of memory making dataset %d of %s", dir, index, k->name);
-    tl_file_bytes files[3];
+    tl_file_bytes files[KIT_MAX_FILES];
     for (int i = 0; rc == 0 && i < c.nfiles; i++)
         files[i] = (tl_file_bytes){c.names[i], c.files[i].p, c.files[i].len};
     tl_write_outcome outcome = TL_WRITE_UNCHANGED;
