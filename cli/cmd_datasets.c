@@ -11,6 +11,7 @@
 
 static const char usage[] =
     "usage: ./tilelab datasets LAB|all [options]\n"
+    "       ./tilelab datasets kit-labs [--out DIR] [--seed N] [--force]\n"
     "\n"
     "Writes datasets in libwb's layout: DIR/<i>/input0.raw (A), input1.raw (B), output.raw (the\n"
     "expected A*B). Inputs come from a seeded generator; expected outputs are computed in double\n"
@@ -19,6 +20,13 @@ static const char usage[] =
     "\n"
     "  LAB             01-basic, 02-tiled, 03-arbitrary, 04-rectangular, 05-bank-conflicts\n"
     "                  (or 01, 2, tiled, ...), or `all` for every lab\n"
+    "  kit-labs        the datasets of examples/kit-labs, tilelab's versions of the GPU Teaching\n"
+    "                  Kit's labs (vector-add, basic-matmul, tiled-matmul, list-scan, histogram,\n"
+    "                  reduction, convolution), in the kit's formats (text vectors and matrices,\n"
+    "                  a CSV mask, PPM images), expected outputs written as the kit writes them.\n"
+    "                  Written to DIR/LAB/<i> with --out; otherwise, for seed 0, into the examples\n"
+    "                  (examples/kit-labs/LAB/datasets/<i>), and for another seed into\n"
+    "                  private-datasets/kit-labs/seed-N/LAB/<i>. Takes --out, --seed, --force\n"
     "  --seed N        generator seed (default 0: the shipped datasets). For hidden grading\n"
     "                  datasets pick a secret seed: their folders are made 0700 and files 0600\n"
     "  --out DIR       where to write. Default: datasets/LAB for seed 0 and the lab's table,\n"
@@ -36,6 +44,7 @@ static const char usage[] =
     "  ./tilelab datasets all --large --check        every lab's table, large sizes too, checked\n"
     "  ./tilelab datasets 03 --seed 8191            hidden datasets for lab 03\n"
     "  ./tilelab datasets 04 --size 300x7x11 --out /tmp/mine\n"
+    "  ./tilelab datasets kit-labs --seed 77 --out /tmp/kit   hidden ones for the kit's labs\n"
     "\n"
     "exit status: 0 all written (and checked), 1 a check failed, 2 bad usage or a file refused\n";
 
@@ -119,6 +128,15 @@ static const char *outcome_name(tl_write_outcome o)
     }
 }
 
+static void count_written(tally *t, const tl_gen_result *res)
+{
+    t->written++;
+    t->seconds += res->seconds;
+    t->created += res->outcome == TL_WRITE_CREATED;
+    t->unchanged += res->outcome == TL_WRITE_UNCHANGED;
+    t->replaced += res->outcome == TL_WRITE_REPLACED;
+}
+
 static void one_dataset(const options *o, const char *dir, int index, tl_size size,
                         const char *progress, tally *t)
 {
@@ -139,11 +157,7 @@ static void one_dataset(const options *o, const char *dir, int index, tl_size si
         t->refused++;
         return;
     }
-    t->written++;
-    t->seconds += res.seconds;
-    t->created += res.outcome == TL_WRITE_CREATED;
-    t->unchanged += res.outcome == TL_WRITE_UNCHANGED;
-    t->replaced += res.outcome == TL_WRITE_REPLACED;
+    count_written(t, &res);
     printf("%s %s: %dx%dx%d %s %s (%.2f s)\n", progress, cli_shown(dir), size.m, size.k, size.n,
            g.format == TL_FORMAT_BINARY ? "binary" : "text", outcome_name(res.outcome),
            res.seconds);
@@ -211,6 +225,65 @@ static void run_lab(const options *o, const tl_lab *lab, bool all, int *done, in
                cli_shown(base));
 }
 
+/* The closing line, and the exit status of the whole run. */
+static int summary(const options *o, const tally *t, bool lab_tables)
+{
+    printf("\nsummary: %d dataset(s) written (%d created, %d unchanged, %d replaced)", t->written,
+           t->created, t->unchanged, t->replaced);
+    if (o->check)
+        printf(", %d checked ok, %d wrong", t->checked_ok, t->checked_wrong);
+    if (t->refused)
+        printf(", %d refused", t->refused);
+    printf(" in %.1f s\n", t->seconds);
+    if (lab_tables && !o->large && !o->nsizes)
+        printf("(large sizes skipped: add --large to write them)\n");
+    if (t->refused)
+        return TL_EXIT_BAD_INPUT;
+    return t->checked_wrong ? TL_EXIT_WRONG : TL_EXIT_OK;
+}
+
+/* The examples of the kit's labs: every dataset of every lab, in the layout of --help. */
+static int run_kit_labs(const options *o, tally *t)
+{
+    if (o->nsizes || o->large || o->check || o->format_given || o->threads)
+        return cli_fail("datasets kit-labs: takes --out, --seed and --force only (see --help)");
+    const bool hidden = o->seed_given && o->seed != 0;
+    const tl_gen_options g = {o->seed, TL_FORMAT_TEXT, o->force, 0, hidden};
+    int total = 0, done = 0;
+    for (int lab = 0; lab < tl_kit_lab_count(); lab++)
+        total += tl_kit_lab_datasets(lab);
+    char base[PATH_MAX - 64], dir[PATH_MAX], shape[64];
+    if (o->out)
+        snprintf(base, sizeof base, "%s", o->out);
+    else if (hidden)
+        snprintf(base, sizeof base, "%s/private-datasets/kit-labs/seed-%" PRIu64, cli_root(),
+                 o->seed);
+    else
+        snprintf(base, sizeof base, "%s/examples/kit-labs", cli_root());
+    for (int lab = 0; lab < tl_kit_lab_count(); lab++) {
+        for (int i = 0; i < tl_kit_lab_datasets(lab); i++) {
+            snprintf(dir, sizeof dir, o->out || hidden ? "%s/%s/%d" : "%s/%s/datasets/%d", base,
+                     tl_kit_lab_name(lab), i);
+            tl_gen_result res;
+            tl_error err;
+            ++done;
+            if (tl_kit_dataset_generate(lab, i, dir, &g, &res, shape, sizeof shape, &err) != 0) {
+                fflush(stdout);
+                fprintf(stderr, "[%d/%d] tilelab: error: %s\n", done, total, err.msg);
+                t->refused++;
+                continue;
+            }
+            count_written(t, &res);
+            printf("[%d/%d] %s: %s %s (%.2f s)\n", done, total, cli_shown(dir), shape,
+                   outcome_name(res.outcome), res.seconds);
+        }
+    }
+    if (hidden && !o->out)
+        printf("note: %s is ignored by git; keep hidden datasets away from students\n",
+               cli_shown(base));
+    return TL_EXIT_OK;
+}
+
 static int run(int argc, char **argv)
 {
     options o;
@@ -223,13 +296,20 @@ static int run(int argc, char **argv)
         return cli_fail("datasets: one lab at a time, got \"%s\" and \"%s\"", argv[optind],
                         argv[optind + 1]);
     const char *which = argv[optind];
+    tally t;
+    memset(&t, 0, sizeof t);
+    const bool kit = strcmp(which, "kit-labs") == 0;
+    if (kit && (rc = run_kit_labs(&o, &t)) != TL_EXIT_OK)
+        return rc;
+    if (kit)
+        return summary(&o, &t, false);
     bool all = strcmp(which, "all") == 0;
     int nlabs = 0;
     const tl_lab *labs = tl_labs(&nlabs);
     const tl_lab *one = all ? NULL : tl_lab_find(which);
     if (!all && !one)
         return cli_fail("datasets: no lab \"%s\" (labs: 01-basic 02-tiled 03-arbitrary "
-                        "04-rectangular 05-bank-conflicts, or all)",
+                        "04-rectangular 05-bank-conflicts, or all, or kit-labs)",
                         which);
     if (all && o.nsizes)
         return cli_fail("datasets: --size applies to one lab, not `all`");
@@ -238,24 +318,10 @@ static int run(int argc, char **argv)
     for (int i = 0; i < nlabs; i++)
         if (all || &labs[i] == one)
             count_jobs(&o, &labs[i], &total);
-    tally t;
-    memset(&t, 0, sizeof t);
     for (int i = 0; i < nlabs; i++)
         if (all || &labs[i] == one)
             run_lab(&o, &labs[i], all, &done, total, &t);
-
-    printf("\nsummary: %d dataset(s) written (%d created, %d unchanged, %d replaced)", t.written,
-           t.created, t.unchanged, t.replaced);
-    if (o.check)
-        printf(", %d checked ok, %d wrong", t.checked_ok, t.checked_wrong);
-    if (t.refused)
-        printf(", %d refused", t.refused);
-    printf(" in %.1f s\n", t.seconds);
-    if (!o.large && !o.nsizes)
-        printf("(large sizes skipped: add --large to write them)\n");
-    if (t.refused)
-        return TL_EXIT_BAD_INPUT;
-    return t.checked_wrong ? TL_EXIT_WRONG : TL_EXIT_OK;
+    return summary(&o, &t, true);
 }
 
 const cli_command cmd_datasets = {"datasets", "generate a lab's datasets (for TAs)", usage, run};

@@ -43,6 +43,12 @@ bool tl_size_is_large(tl_size s);
  * TL_MAX_ELEMENTS. */
 int tl_size_parse(const char *text, tl_size *out, tl_error *err);
 
+/* splitmix64 (Steele, Lea and Flood): its output mix of a 64-bit word, and the next draw of a
+ * stream. Defined by 64-bit integer arithmetic alone, so every generator of the kit gives the
+ * same values with every compiler, C library and machine. */
+uint64_t tl_mix64(uint64_t z);
+uint64_t tl_splitmix64_next(uint64_t *state);
+
 /* Deterministic inputs: a seed, the size and the dataset's index pick the values; the same
  * triple gives bit-identical matrices on any machine. Values are multiples of 2^-23 in [-1, 1).
  * A and B must already be allocated as m x k and k x n. */
@@ -73,6 +79,36 @@ typedef struct tl_gen_result {
  * file with different content is left alone and the call fails naming it. */
 int tl_dataset_generate(const char *dir, int index, tl_size size, const tl_gen_options *opts,
                         tl_gen_result *res, tl_error *err);
+
+/* One file of a dataset made in memory: its name inside the dataset's folder and its bytes. */
+typedef struct tl_file_bytes {
+    const char *name;
+    const void *data;
+    size_t len;
+} tl_file_bytes;
+
+#define TL_DATASET_MAX_FILES 8
+
+/* Writes a dataset's files into `dir` (created if missing, parents too) as tl_dataset_generate
+ * does: all of them or none, an identical file left untouched, a different one replaced only
+ * with opts->force (otherwise the call fails naming it), private modes with
+ * opts->private_files. opts->seed, format and threads are not used. */
+int tl_dataset_write(const char *dir, const tl_file_bytes *files, int nfiles,
+                     const tl_gen_options *opts, tl_write_outcome *outcome, tl_error *err);
+
+/* The GPU Teaching Kit's labs as tilelab's examples (examples/kit-labs/LAB): vector-add,
+ * basic-matmul, tiled-matmul, list-scan, histogram, reduction, convolution, each with its
+ * datasets in the kit's file formats (libwb text vectors and matrices, a CSV mask, a PPM
+ * image), inputs drawn from splitmix64 streams of (seed, lab, dataset), expected outputs
+ * computed in double precision from the values the inputs' text reads back as, and written as
+ * the kit writes them (two decimals, whole counts, image bytes rounded up). */
+int tl_kit_lab_count(void);
+const char *tl_kit_lab_name(int lab);
+int tl_kit_lab_datasets(int lab);
+/* Writes dataset `index` of kit lab `lab` into `dir`, through tl_dataset_write (opts->seed picks
+ * the values); `shape` receives a few words on its size ("9921 elements"). */
+int tl_kit_dataset_generate(int lab, int index, const char *dir, const tl_gen_options *opts,
+                            tl_gen_result *res, char *shape, size_t shape_size, tl_error *err);
 
 typedef struct tl_dataset_check {
     tl_size size;

@@ -12,28 +12,28 @@
 /* splitmix64 (Steele, Lea and Flood): a few lines, passes BigCrush, and defined entirely by
  * 64-bit integer arithmetic, so it gives the same stream with every compiler, C library and
  * machine. rand() is none of that: its algorithm and range differ between C libraries. */
-static uint64_t mix64(uint64_t z)
+uint64_t tl_mix64(uint64_t z)
 {
     z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
     z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
     return z ^ (z >> 31);
 }
 
-static uint64_t splitmix64_next(uint64_t *state)
+uint64_t tl_splitmix64_next(uint64_t *state)
 {
     *state += UINT64_C(0x9e3779b97f4a7c15);
-    return mix64(*state);
+    return tl_mix64(*state);
 }
 
 /* Every field goes through the mixer, so nearby seeds, indices or sizes start unrelated
  * streams instead of shifted copies of one another. */
 static uint64_t stream_seed(uint64_t seed, int index, tl_size size)
 {
-    uint64_t h = mix64(seed ^ UINT64_C(0x746c2d6461746173)); /* "tl-datas" */
-    h = mix64(h ^ (uint64_t)(uint32_t)index);
-    h = mix64(h ^ (uint64_t)(uint32_t)size.m);
-    h = mix64(h ^ (uint64_t)(uint32_t)size.k);
-    return mix64(h ^ (uint64_t)(uint32_t)size.n);
+    uint64_t h = tl_mix64(seed ^ UINT64_C(0x746c2d6461746173)); /* "tl-datas" */
+    h = tl_mix64(h ^ (uint64_t)(uint32_t)index);
+    h = tl_mix64(h ^ (uint64_t)(uint32_t)size.m);
+    h = tl_mix64(h ^ (uint64_t)(uint32_t)size.k);
+    return tl_mix64(h ^ (uint64_t)(uint32_t)size.n);
 }
 
 /* The top 24 bits of a draw as a multiple of 2^-23 in [-1, 1): exactly representable in float,
@@ -41,7 +41,7 @@ static uint64_t stream_seed(uint64_t seed, int index, tl_size size)
  * double. */
 static float draw_value(uint64_t *state)
 {
-    const int32_t q = (int32_t)(splitmix64_next(state) >> 40) - (INT32_C(1) << 23);
+    const int32_t q = (int32_t)(tl_splitmix64_next(state) >> 40) - (INT32_C(1) << 23);
     return (float)q * 0x1p-23f;
 }
 
@@ -142,15 +142,23 @@ typedef struct staged_file {
     tl_write_outcome outcome;
 } staged_file;
 
+/* What a staged file will hold: a matrix in a format, or bytes made elsewhere. */
+typedef struct staged_content {
+    const tl_matrix *m; /* NULL: the bytes */
+    tl_format format;
+    const void *bytes;
+    size_t len;
+} staged_content;
+
 /* Writes the new content next to the destination and classifies it against what is there. */
-static int stage(staged_file *f, const char *dir, const char *name, const tl_matrix *m,
-                 tl_format format, bool private_files, tl_error *err)
+static int stage(staged_file *f, const char *dir, const char *name, const staged_content *c,
+                 bool private_files, tl_error *err)
 {
     join_path(f->path, sizeof f->path, dir, name);
     join_path(f->temp, sizeof f->temp, dir, "");
     snprintf(f->temp + strlen(f->temp), sizeof f->temp - strlen(f->temp), ".%s.new-XXXXXX",
              name);
-    /* mkstemp only reserves a unique name; tl_matrix_write then renames its own complete file
+    /* mkstemp only reserves a unique name; the atomic writer then renames its own complete file
      * onto it. */
     const int fd = mkstemp(f->temp);
     if (fd < 0)
@@ -176,7 +184,8 @@ static int stage(staged_file *f, const char *dir, const char *name, const tl_mat
         return tl_error_set(err, "cannot set the permissions of %s: %s", f->temp, strerror(e));
     }
     close(fd);
-    if (tl_matrix_write(f->temp, m, format, err) != 0)
+    if (c->m ? tl_matrix_write(f->temp, c->m, c->format, err)
+             : tl_write_file_atomic(f->temp, c->bytes, c->len, err))
         return -1;
     if (access(f->path, F_OK) != 0) {
         f->outcome = TL_WRITE_CREATED;
@@ -238,38 +247,23 @@ static int expected_output(const tl_matrix *A, const tl_matrix *B, tl_matrix *ou
     return 0;
 }
 
-int tl_dataset_generate(const char *dir, int index, tl_size size, const tl_gen_options *opts,
-                        tl_gen_result *res, tl_error *err)
+/* Stages every file, then puts them in place: all are written and compared before any is
+ * renamed, so a refusal leaves the folder exactly as it was, and a dataset is never half old,
+ * half new. At most TL_DATASET_MAX_FILES files. */
+static int write_staged(const char *dir, const char *const *names, const staged_content *contents,
+                        int nfiles, const tl_gen_options *opts, tl_write_outcome *outcome,
+                        tl_error *err)
 {
-    const double t0 = tl_clock_now();
-    static const tl_gen_options defaults = {0, TL_FORMAT_TEXT, false, 0, false};
-    if (!opts)
-        opts = &defaults;
-    if (size.m < 1 || size.k < 1 || size.n < 1)
-        return tl_error_set(err, "%s: invalid size %dx%dx%d", dir, size.m, size.k, size.n);
     if (make_dirs(dir, opts->private_files, err) != 0)
         return -1;
-
-    tl_matrix A = {0}, B = {0}, C = {0};
-    staged_file files[3];
+    staged_file files[TL_DATASET_MAX_FILES];
     memset(files, 0, sizeof files);
     int rc = -1;
-    if (tl_matrix_alloc(&A, size.m, size.k, err) != 0 ||
-        tl_matrix_alloc(&B, size.k, size.n, err) != 0)
-        goto done;
-    tl_fill_inputs(opts->seed, index, size, &A, &B);
-    if (expected_output(&A, &B, &C, opts->threads, err) != 0)
-        goto done;
-
-    /* All three are written and compared before any is put in place, so a refusal leaves the
-     * folder exactly as it was, and a dataset is never half old, half new. */
-    static const char *const names[3] = {"input0.raw", "input1.raw", "output.raw"};
-    const tl_matrix *mats[3] = {&A, &B, &C};
-    for (int i = 0; i < 3; i++)
-        if (stage(&files[i], dir, names[i], mats[i], opts->format, opts->private_files, err) != 0)
+    for (int i = 0; i < nfiles; i++)
+        if (stage(&files[i], dir, names[i], &contents[i], opts->private_files, err) != 0)
             goto done;
     if (!opts->force) {
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < nfiles; i++) {
             if (files[i].outcome == TL_WRITE_REPLACED) {
                 tl_error_set(err, "%s exists with different content; pass --force to replace it",
                              files[i].path);
@@ -278,7 +272,7 @@ int tl_dataset_generate(const char *dir, int index, tl_size size, const tl_gen_o
         }
     }
     tl_write_outcome strongest = TL_WRITE_UNCHANGED;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < nfiles; i++) {
         if (files[i].outcome != TL_WRITE_UNCHANGED) {
             if (rename(files[i].temp, files[i].path) != 0) {
                 tl_error_set(err, "cannot write %s: %s", files[i].path, strerror(errno));
@@ -289,16 +283,65 @@ int tl_dataset_generate(const char *dir, int index, tl_size size, const tl_gen_o
         if (outcome_rank(files[i].outcome) > outcome_rank(strongest))
             strongest = files[i].outcome;
     }
+    *outcome = strongest;
+    rc = 0;
+done:
+    for (int i = 0; i < nfiles; i++)
+        unstage(&files[i]);
+    return rc;
+}
+
+static const tl_gen_options default_options = {0, TL_FORMAT_TEXT, false, 0, false};
+
+int tl_dataset_generate(const char *dir, int index, tl_size size, const tl_gen_options *opts,
+                        tl_gen_result *res, tl_error *err)
+{
+    const double t0 = tl_clock_now();
+    if (!opts)
+        opts = &default_options;
+    if (size.m < 1 || size.k < 1 || size.n < 1)
+        return tl_error_set(err, "%s: invalid size %dx%dx%d", dir, size.m, size.k, size.n);
+
+    tl_matrix A = {0}, B = {0}, C = {0};
+    int rc = -1;
+    if (tl_matrix_alloc(&A, size.m, size.k, err) != 0 ||
+        tl_matrix_alloc(&B, size.k, size.n, err) != 0)
+        goto done;
+    tl_fill_inputs(opts->seed, index, size, &A, &B);
+    if (expected_output(&A, &B, &C, opts->threads, err) != 0)
+        goto done;
+
+    static const char *const names[3] = {"input0.raw", "input1.raw", "output.raw"};
+    const staged_content contents[3] = {
+        {&A, opts->format, NULL, 0}, {&B, opts->format, NULL, 0}, {&C, opts->format, NULL, 0}};
+    tl_write_outcome outcome;
+    if (write_staged(dir, names, contents, 3, opts, &outcome, err) != 0)
+        goto done;
     if (res) {
-        res->outcome = strongest;
+        res->outcome = outcome;
         res->seconds = tl_clock_now() - t0;
     }
     rc = 0;
 done:
-    for (int i = 0; i < 3; i++)
-        unstage(&files[i]);
     tl_matrix_free(&A);
     tl_matrix_free(&B);
     tl_matrix_free(&C);
     return rc;
+}
+
+int tl_dataset_write(const char *dir, const tl_file_bytes *files, int nfiles,
+                     const tl_gen_options *opts, tl_write_outcome *outcome, tl_error *err)
+{
+    if (!opts)
+        opts = &default_options;
+    if (nfiles < 1 || nfiles > TL_DATASET_MAX_FILES)
+        return tl_error_set(err, "%s: %d files for one dataset (1 to %d)", dir, nfiles,
+                            TL_DATASET_MAX_FILES);
+    const char *names[TL_DATASET_MAX_FILES];
+    staged_content contents[TL_DATASET_MAX_FILES];
+    for (int i = 0; i < nfiles; i++) {
+        names[i] = files[i].name;
+        contents[i] = (staged_content){NULL, TL_FORMAT_TEXT, files[i].data, files[i].len};
+    }
+    return write_staged(dir, names, contents, nfiles, opts, outcome, err);
 }

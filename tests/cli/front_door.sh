@@ -102,6 +102,18 @@ echo '// edited' >"$root/labs/02-tiled/template.cu"
 mkdir -p "$root/grades/02-tiled" && touch "$root/grades/02-tiled/gradebook.csv"
 door 0 help; not_built "an edited lab file"
 
+# The programs of examples/kit-labs are built by the tests: a new one or an edit builds; the
+# other example submissions are not.
+kit_program="$root/examples/kit-labs/vector-add/submissions/correct/main.cu"
+mkdir -p "$(dirname "$kit_program")" "$root/examples/submissions/02-tiled/alice"
+echo '// a kit-lab program' >"$kit_program"
+door 0 help; built "a new kit-labs program"
+door 0 help; not_built "after building the kit-labs program"
+echo '// edited' >>"$kit_program"
+door 0 help; built "an edited kit-labs program"
+echo '// a submission' >"$root/examples/submissions/02-tiled/alice/template.cu"
+door 0 help; not_built "an example submission of lab 02"
+
 # A failed build leaves no stamp: the next command builds again.
 echo 'int a = 4;' >"$root/harness/a.c"
 FAKE_BUILD_STATUS=1 door 3 help; built "a failing build"
