@@ -9,7 +9,8 @@
 #                datasets have a finding (a race, a stray access, a read of memory nothing
 #                wrote...), the others PASS                                  (expects unsafe)
 #   cheat        every dataset prints PASS when run directly: only a grader that checks what the
-#                device computed can see that the answer is not the program's own (expects wrong)
+#                device computed can see that the answer is not the program's own (expects
+#                wrong, or refused for one that reads the expected output)
 # Apart from unsafe datasets, every run must end with status 0 (wbSolution does not end the
 # program). SOURCE's first line must be its `// expect:` verdict, as above.
 set -u
@@ -26,7 +27,7 @@ inputs="$(sed -n 's/.*"inputs": *\[\([^]]*\)\].*/\1/p' "$json" | tr -d ' "')"
 
 verdict="$(sed -n '1s|^// expect: \([a-z]*\)$|\1|p' "$src")"
 case "$spec:$verdict" in
-  pass:pass | fail:*:wrong | cheat:wrong | unsafe:*:unsafe) ;;
+  pass:pass | fail:*:wrong | cheat:wrong | cheat:refused | unsafe:*:unsafe) ;;
   *) fail "$src: first line says '$(head -1 "$src")', which does not fit the check '$spec'" ;;
 esac
 

@@ -1,7 +1,7 @@
-// expect: wrong
+// expect: refused
 // Never computes the sum: it imports the expected output named by -e (wbArg_getExpectedOutputFile)
-// and hands that to wbSolution. Run by hand it "passes"; the grader checks what the device
-// computed, and nothing here ever reaches the device, so every dataset is wrong.
+// and hands that to wbSolution. Run by hand it "passes"; graded, its import of the expected
+// output is refused (a graded program gets its answer from its kernels, never from the dataset).
 #include <wb.h>
 
 __global__ void vector_add(const float *a, const float *b, float *sum, int n) {
