@@ -153,12 +153,17 @@ static int read_header(const char *nm, pnm_scan *sc, pnm_header *h, tl_error *er
     h->height = (int)height;
     h->maxval = (int)maxval;
     h->samples = (size_t)samples;
-    /* A binary raster starts after exactly one white-space character. */
+    /* A binary raster starts after exactly one white-space character. A "\r\n" there (a file
+     * written in text mode) is taken as one when the raster then has exactly its size, as
+     * libwb, which reads the header line by line, takes it. */
     if (!h->plain) {
         if (sc->pos >= sc->len || !pnm_space(b[sc->pos]))
             return tl_error_set(err, "%s:%lld:%lld: expected one white-space character after the "
                                      "maxval, then the raster", nm, sc->line, column(sc));
-        sc->pos++;
+        size_t raster = h->samples * (h->maxval > PNM_ONE_BYTE_MAXVAL ? 2 : 1);
+        bool crlf = b[sc->pos] == '\r' && sc->len - sc->pos == raster + 2 &&
+                    b[sc->pos + 1] == '\n';
+        sc->pos += crlf ? 2 : 1;
     }
     return 0;
 }

@@ -6,7 +6,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* libwb's -t types, as wbSolution reads the data of each. libwb also knows "text", which
  * tilelab does not compare. */

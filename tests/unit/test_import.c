@@ -81,6 +81,22 @@ Test(import, p5_with_maxval_65535_reads_two_big_endian_bytes)
     tl_import_free(&img);
 }
 
+Test(import, crlf_after_the_maxval_when_the_raster_then_fits)
+{
+    /* A header written in text mode: "\r\n" is one separator when the raster then has its size,
+     * and a "\r" followed by a first sample of 10 ('\n') is still one byte of white space. */
+    static const char crlf[] = "P5\r\n2 1\r\n255\r\n\x05\x06";
+    tl_import img = IMPORT_OK("crlf.pgm", crlf, TL_IMPORT_IMAGE);
+    const unsigned want[] = {5, 6};
+    assert_image(&img, 2, 1, 1, want, 255);
+    tl_import_free(&img);
+    static const char cr_then_10[] = "P5\n2 1\n255\r\n\x06";
+    img = IMPORT_OK("cr.pgm", cr_then_10, TL_IMPORT_IMAGE);
+    const unsigned samples[] = {10, 6};
+    assert_image(&img, 2, 1, 1, samples, 255);
+    tl_import_free(&img);
+}
+
 Test(import, plain_p3_and_p2)
 {
     static const char ppm[] = "P3\n# plain\n2 2\n15\n0 1 2   3 4 5\n6 7 8 # row end\n9 10 15\n";
