@@ -22,7 +22,14 @@ static const char usage[] =
     "  SUBMISSIONS     a folder with one folder per student (student id = folder name) holding\n"
     "                  template.cu (a single other .cu is accepted with a warning), or one\n"
     "                  submission folder holding the .cu (Gradescope style)\n"
-    "  --lab LAB       01-basic ... 05-bank-conflicts (or 02, tiled, ...)\n"
+    "  --lab LAB       01-basic ... 05-bank-conflicts (or 02, tiled, ...), or a lab described by\n"
+    "                  a lab.json (the file, or its folder: examples/kit-labs/*): every\n"
+    "                  submission is then a whole libwb program with its own main, captured and\n"
+    "                  replayed whole, and the answer it hands to wbSolution is checked by the\n"
+    "                  description's rule on its datasets (docs/libwb-compat.md)\n"
+    "  --libwb         LAB's submissions are whole libwb programs (wb.h or gputk.h, their own\n"
+    "                  main), graded on LAB's datasets with the error bound and timed against\n"
+    "                  the reference on a GPU; a file that defines main is graded so anyway\n"
     "  --datasets DIR  the datasets (default: the lab's shipped ones)\n"
     "  --hidden DIR    hidden datasets too (e.g. private-datasets/LAB/seed-S from\n"
     "                  ./tilelab datasets LAB --seed S); their tests' visibility is the rubric's\n"
@@ -79,7 +86,8 @@ static int run(int argc, char **argv)
         {"roster", required_argument, NULL, 'S'},  {"slurm", no_argument, NULL, 'U'},
         {"partition", required_argument, NULL, 'p'}, {"gres", required_argument, NULL, 'g'},
         {"array-limit", required_argument, NULL, 'A'},
-        {"slurm-time", required_argument, NULL, 'T'}, {NULL, 0, NULL, 0}};
+        {"slurm-time", required_argument, NULL, 'T'}, {"libwb", no_argument, NULL, 'L'},
+        {NULL, 0, NULL, 0}};
     grade_options o;
     memset(&o, 0, sizeof o);
     const char *lab = NULL, *backend = NULL, *perf = NULL;
@@ -109,6 +117,7 @@ static int run(int argc, char **argv)
         case 'g': o.gres = optarg; break;
         case 'A': bad = cli_parse_int("--array-limit", optarg, 1, GRADE_MAX_ARRAY_LIMIT, &o.array_limit); break;
         case 'T': o.slurm_time = optarg; break;
+        case 'L': o.libwb = true; break;
         default:
             return cli_fail("grade: unknown or incomplete option \"%s\" (see --help)",
                             argv[optind - 1]);
@@ -122,8 +131,22 @@ static int run(int argc, char **argv)
     if (!lab)
         return cli_fail("grade: which lab? add --lab LAB");
     o.lab = tl_lab_find(lab);
-    if (!o.lab)
-        return cli_fail("grade: no lab \"%s\"", lab);
+    static runner_program_lab described;
+    tl_error err;
+    if (!o.lab && access(lab, F_OK) == 0) {
+        if (runner_program_lab_read(lab, &described, &err) != 0)
+            return cli_fail("grade: %s", err.msg);
+        o.program = &described;
+        if (o.libwb)
+            return cli_fail("grade: --libwb is for a matrix lab; a lab.json's submissions are "
+                            "whole programs already");
+        if (o.slurm)
+            return cli_fail("grade: --slurm grades matrix labs; a lab.json's class is graded "
+                            "on this machine");
+    } else if (!o.lab) {
+        return cli_fail("grade: no lab \"%s\" (01-basic ... 05-bank-conflicts, or a lab.json "
+                        "or the folder holding one)", lab);
+    }
     if ((o.partition || o.gres || o.array_limit || o.slurm_time) && !o.slurm)
         return cli_fail("grade: --partition, --gres, --array-limit and --slurm-time go with --slurm");
     if (o.slurm && (!grade_slurm_on_path("sbatch") || !grade_slurm_on_path("squeue")))
@@ -141,22 +164,27 @@ static int run(int argc, char **argv)
         return cli_fail("--backend gpu: there is no CUDA device here [%s]", device);
     if (!o.reps)
         o.reps = o.backend == RUNNER_GPU ? 10 : 3;
-    tl_error err;
     if (!perf)
         perf = "2048";
+    if (o.program && strcmp(perf, "2048") != 0)
+        return cli_fail("--perf-size: a lab.json's class is not timed against a reference");
     if (tl_size_parse(perf, &o.perf_size, &err) != 0)
         return cli_fail("--perf-size: %s", err.msg);
-    bool square = strcmp(o.lab->id, "04-rectangular") != 0 && strcmp(o.lab->id, "05-bank-conflicts") != 0;
+    bool square = o.lab && strcmp(o.lab->id, "04-rectangular") != 0 &&
+                  strcmp(o.lab->id, "05-bank-conflicts") != 0;
     if (square && (o.perf_size.m != o.perf_size.k || o.perf_size.k != o.perf_size.n))
         return cli_fail("--perf-size: lab %s multiplies square matrices; give one size N",
                         o.lab->id);
+    const char *id = o.program ? o.program->name : o.lab->id;
     char datasets[PATH_MAX], out[PATH_MAX];
-    if (!o.datasets) {
+    if (!o.datasets && o.program) {
+        o.datasets = o.program->datasets;
+    } else if (!o.datasets) {
         snprintf(datasets, sizeof datasets, "%.3000s/datasets/%s", cli_root(), o.lab->id);
         o.datasets = datasets;
     }
     if (!o.out) {
-        snprintf(out, sizeof out, "grades/%s", o.lab->id);
+        snprintf(out, sizeof out, "grades/%s", id);
         if (access("grades", F_OK) != 0 && mkdir("grades", 0755) != 0)
             return cli_fail("cannot create the folder grades/ here");
         o.out = out;

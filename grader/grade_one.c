@@ -50,8 +50,8 @@ static void add_text(cJSON *o, const char *key, const char *text)
     free(utf8);
 }
 
-static cJSON *item(const char *name, double score, double max, bool passed, const char *vis,
-                   const char *output)
+cJSON *grade_item(const char *name, double score, double max, bool passed, const char *vis,
+                  const char *output)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", name);
@@ -132,11 +132,19 @@ static int run_static_checks(const grade_context *c, const submission *s,
     return failed;
 }
 
-static cJSON *dataset_json(const grade_dataset *d, tl_verdict v, const char *detail,
-                           const char *output)
+void grade_dataset_shape(const grade_dataset *d, char *out, size_t size)
+{
+    if (d->shape[0])
+        snprintf(out, size, "%s", d->shape);
+    else
+        snprintf(out, size, "%dx%dx%d", d->size.m, d->size.k, d->size.n);
+}
+
+cJSON *grade_dataset_json(const grade_dataset *d, tl_verdict v, const char *detail,
+                          const char *output)
 {
     char size[48];
-    snprintf(size, sizeof size, "%dx%dx%d", d->size.m, d->size.k, d->size.n);
+    grade_dataset_shape(d, size, sizeof size);
     cJSON *dj = cJSON_CreateObject();
     cJSON_AddStringToObject(dj, "name", d->name);
     cJSON_AddStringToObject(dj, "size", size);
@@ -271,24 +279,29 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
                  "datasets that passed", passed, c->nds);
     runner_result_free(&res);
     double score = student_ms > 0 ? r->performance * frac * pass_share : 0;
-    return item("performance", score, r->performance, frac >= 1 && passed == c->nds, "visible",
+    return grade_item("performance", score, r->performance, frac >= 1 && passed == c->nds, "visible",
                 detail);
 }
+
+static void finish(const grade_context *c, const submission *s, cJSON *e, cJSON *items,
+                   double start);
 
 void grade_one(const grade_context *c, const submission *s, int slot)
 {
     const grade_options *o = c->o;
+    bool program = grade_is_program(c, s);
     const rubric *r = &c->r;
     double start = tl_clock_now();
     runner_config cfg;
     grade_config(c, slot, &cfg);
+    cfg.program = program;
     cJSON *e = cJSON_CreateObject();
     char file_name[256], key[32];
     grader_file_name(s->student, file_name, sizeof file_name);
     grade_key(c, s, key, sizeof key);
     add_text(e, "student", s->student);
     cJSON_AddStringToObject(e, "file_name", file_name);
-    cJSON_AddStringToObject(e, "lab", o->lab->id);
+    cJSON_AddStringToObject(e, "lab", grade_lab_id(c));
     add_text(e, "source", s->source);
     cJSON_AddStringToObject(e, "grading_key", key);
     cJSON_AddStringToObject(e, "backend", runner_backend_name(o->backend));
@@ -298,7 +311,7 @@ void grade_one(const grade_context *c, const submission *s, int slot)
     char when[32];
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     cJSON_AddStringToObject(e, "graded_at", when);
-    add_text(e, "note", s->refused[0] ? s->refused : s->note);
+    add_text(e, "note", s->refused[0] ? s->refused : o->program && s->source[0] ? "" : s->note);
     cJSON_AddStringToObject(e, "sandbox", c->sandbox);
 
     /* Build. */
@@ -322,7 +335,7 @@ void grade_one(const grade_context *c, const submission *s, int slot)
     add_text(b, "detail", built.detail);
     add_text(b, "messages", built.messages ? built.messages : (ok ? "" : built.detail));
     cJSON *items = cJSON_CreateArray();
-    cJSON_AddItemToArray(items, item("compile", ok ? r->compile : 0, r->compile, ok, "visible",
+    cJSON_AddItemToArray(items, grade_item("compile", ok ? r->compile : 0, r->compile, ok, "visible",
                                      ok ? "builds" : built.verdict == TL_VERDICT_BUILD_FAILED
                                                          ? "does not build (see the compiler's messages)"
                                                          : built.detail));
@@ -353,8 +366,14 @@ void grade_one(const grade_context *c, const submission *s, int slot)
         len += snprintf(detail + len, sizeof detail - (size_t)len, "; %s%s%.200s", name,
                         why && *why ? ": " : "", why ? why : "");
     }
-    cJSON_AddItemToArray(items, item("static checks", failed ? 0 : r->statics, r->statics, !failed,
+    cJSON_AddItemToArray(items, grade_item("static checks", failed ? 0 : r->statics, r->statics, !failed,
                                      "visible", failed ? detail : "all passed"));
+    if (program) {
+        grade_program_datasets(c, &cfg, &p, &built, items, e);
+        runner_outcome_free(&built);
+        finish(c, s, e, items, start);
+        return;
+    }
     /* Capture once, for every shape the replays will need. */
     tl_size shapes[GRADE_MAX_DATASETS + 1];
     for (int i = 0; i < c->nds; i++)
@@ -401,12 +420,12 @@ void grade_one(const grade_context *c, const submission *s, int slot)
         passed += pass;
         if (res.verdict == TL_VERDICT_UNSAFE && !unsafe[0])
             snprintf(unsafe, sizeof unsafe, "%.700s on dataset %.64s", res.detail, d->name);
-        cJSON_AddItemToArray(dsets, dataset_json(d, res.verdict, res.detail, res.kernel_output));
+        cJSON_AddItemToArray(dsets, grade_dataset_json(d, res.verdict, res.detail, res.kernel_output));
         char name[128], out_text[900];
         snprintf(name, sizeof name, "%sdataset %s (%dx%dx%d)", d->hidden ? "hidden " : "",
                  d->name, d->size.m, d->size.k, d->size.n);
         snprintf(out_text, sizeof out_text, "%s: %.800s", tl_verdict_name(res.verdict), res.detail);
-        cJSON_AddItemToArray(items, item(name, pass ? per : 0, per, pass,
+        cJSON_AddItemToArray(items, grade_item(name, pass ? per : 0, per, pass,
                                          d->hidden ? r->hidden_visibility : "visible", out_text));
         runner_result_free(&res);
     }
@@ -415,6 +434,13 @@ void grade_one(const grade_context *c, const submission *s, int slot)
     if (have_capture)
         runner_capture_free(&cap);
     runner_outcome_free(&built);
+    finish(c, s, e, items, start);
+}
+
+/* The totals, and the entry into the journal. */
+static void finish(const grade_context *c, const submission *s, cJSON *e, cJSON *items,
+                   double start)
+{
     /* Totals. */
     double total = 0, max = 0;
     for (const cJSON *it = items->child; it; it = it->next) {

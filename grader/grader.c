@@ -67,6 +67,78 @@ static int add_datasets(grade_context *c, const char *root, bool hidden, tl_erro
     return c->nds - first;
 }
 
+const char *grade_lab_id(const grade_context *c)
+{
+    return c->o->program ? c->o->program->name : c->o->lab->id;
+}
+
+/* The largest dataset file hashed: a float32 matrix of TL_MAX_ELEMENTS, written as text. */
+#define GRADE_MAX_DATASET_FILE (TL_MAX_ELEMENTS * 16)
+
+/* A file's bytes into the datasets' hash. */
+static int hash_file(grade_context *c, const char *path, tl_error *err)
+{
+    size_t len = 0;
+    char *bytes = files_read_untrusted(path, (size_t)GRADE_MAX_DATASET_FILE, &len, err);
+    if (!bytes)
+        return -1;
+    c->datasets_hash = tl_hash(c->datasets_hash, bytes, len);
+    free(bytes);
+    return 0;
+}
+
+/* A described lab's dataset folders (those holding its first input) under root: every input
+ * and the expected output read (bad input is found now, not once per student) and hashed. */
+static int add_program_datasets(grade_context *c, const char *root, bool hidden, tl_error *err)
+{
+    const runner_program_lab *lab = c->o->program;
+    DIR *d = opendir(root);
+    if (!d)
+        return tl_error_set(err, "%s: cannot open the datasets folder", root);
+    int first = c->nds;
+    for (struct dirent *e; (e = readdir(d)) && c->nds < GRADE_MAX_DATASETS;) {
+        char probe[PATH_MAX + 300];
+        snprintf(probe, sizeof probe, "%.3000s/%.255s/%s", root, e->d_name, lab->inputs[0]);
+        if (e->d_name[0] == '.' || access(probe, R_OK) != 0)
+            continue;
+        grade_dataset *ds = &c->ds[c->nds++];
+        memset(ds, 0, sizeof *ds);
+        snprintf(ds->path, sizeof ds->path, "%.3000s/%.255s", root, e->d_name);
+        snprintf(ds->name, sizeof ds->name, "%.60s", e->d_name);
+        ds->hidden = hidden;
+    }
+    closedir(d);
+    qsort(c->ds + first, (size_t)(c->nds - first), sizeof *c->ds, numeric);
+    tl_answer_type type;
+    if (tl_answer_type_parse(lab->type, &type) != 0)
+        return tl_error_set(err, "%s: unknown type \"%s\"", lab->name, lab->type);
+    for (int i = first; i < c->nds; i++) {
+        grade_dataset *ds = &c->ds[i];
+        char path[PATH_MAX + 300];
+        for (int f = 0; f < lab->ninputs; f++) {
+            snprintf(path, sizeof path, "%s/%s", ds->path, lab->inputs[f]);
+            if (hash_file(c, path, err) != 0)
+                return -1;
+        }
+        snprintf(path, sizeof path, "%s/%s", ds->path, lab->output);
+        tl_import expected;
+        tl_import_kind kind = tl_answer_import_kind(type);
+        if (hash_file(c, path, err) != 0 ||
+            tl_import_file(path, kind == TL_IMPORT_INTEGER ? TL_IMPORT_REAL : kind, &expected,
+                           err) != 0)
+            return -1;
+        if (type == TL_ANSWER_IMAGE)
+            snprintf(ds->shape, sizeof ds->shape, "%dx%dx%d", expected.cols, expected.rows,
+                     expected.channels);
+        else if (expected.cols == 1 || expected.rows == 1)
+            snprintf(ds->shape, sizeof ds->shape, "%d", expected.rows * expected.cols);
+        else
+            snprintf(ds->shape, sizeof ds->shape, "%dx%d", expected.rows, expected.cols);
+        tl_import_free(&expected);
+    }
+    return c->nds - first;
+}
+
 /* The performance dataset's seed: fresh for a new grading, kept (0600, in the output folder
  * that no build or run can see) so a resumed grading times everyone on the same data. */
 static int perf_seed(const grade_context *c, uint64_t *seed, tl_error *err)
@@ -102,6 +174,8 @@ static int perf_seed(const grade_context *c, uint64_t *seed, tl_error *err)
 /* The reference solution, replayed as every student is, on the performance dataset. */
 int grade_time_reference(grade_context *c, tl_error *err)
 {
+    if (c->o->program)
+        return 0; /* a described lab has no reference of tilelab's: no points for speed */
     char folder[PATH_MAX];
     const char *root = getenv("TILELAB_ROOT");
     snprintf(folder, sizeof folder, "%.3000s/solutions/%s", root ? root : ".", c->o->lab->id);
@@ -216,7 +290,7 @@ int grade_write_outputs(const grade_context *c, const submission *subs, int n, t
         if (doc)
             entries[count++] = doc;
     }
-    int rc = grader_write_all(c->o->out, entries, count, c->o->lab->id,
+    int rc = grader_write_all(c->o->out, entries, count, grade_lab_id(c),
                               c->o->roster ? &c->roster : NULL, err);
     if (rc == 0 && !c->o->quiet) {
         printf("%-16s %8s  %-7s %-7s %-9s %s\n", "student", "total", "builds", "static",
@@ -266,7 +340,8 @@ static void grade_all(const grade_context *c, const submission *subs, int n)
     while (done < n) {
         while (running < jobs && next < n) {
             const submission *s = &subs[next];
-            if (s->note[0] && !c->o->quiet && s->source[0]) {
+            /* A described lab's programs have no template.cu to be named after. */
+            if (s->note[0] && !c->o->quiet && s->source[0] && !c->o->program) {
                 char *shown = tl_text_line(s->student, strlen(s->student));
                 fprintf(stderr, "\nwarning: %s: %s\n", shown ? shown : "", s->note);
                 free(shown);
@@ -324,8 +399,11 @@ int grade_prepare(grade_context *c, tl_error *err)
     char path[PATH_MAX];
     if (o->rubric)
         snprintf(path, sizeof path, "%s", o->rubric);
+    else if (o->program && o->program->rubric[0])
+        snprintf(path, sizeof path, "%s", o->program->rubric);
     else
-        snprintf(path, sizeof path, "%s/%s.rubric", TILELAB_RUBRICS, o->lab->id);
+        snprintf(path, sizeof path, "%s/%s.rubric", TILELAB_RUBRICS,
+                 o->program ? "program" : o->lab->id);
     if (rubric_read(path, &c->r, err) != 0)
         return -1;
     if (o->roster && grader_roster_read(o->roster, &c->roster, err) != 0)
@@ -334,10 +412,14 @@ int grade_prepare(grade_context *c, tl_error *err)
     c->rubric_hash = tl_hash(TL_HASH_SEED, rubric_text ? rubric_text : "",
                            rubric_text ? strlen(rubric_text) : 0);
     free(rubric_text);
-    if (add_datasets(c, o->datasets, false, err) <= 0)
-        return err->msg[0] ? -1 : tl_error_set(err, "%s: no datasets (folders holding "
-                                               "input0.raw, input1.raw, output.raw)", o->datasets);
-    if (o->hidden && add_datasets(c, o->hidden, true, err) <= 0)
+    int (*add)(grade_context *, const char *, bool, tl_error *) =
+        o->program ? add_program_datasets : add_datasets;
+    if (add(c, o->datasets, false, err) <= 0)
+        return err->msg[0] ? -1 : tl_error_set(err, "%s: no datasets (folders holding %s)",
+                                               o->datasets, o->program
+                                                   ? o->program->inputs[0]
+                                                   : "input0.raw, input1.raw, output.raw");
+    if (o->hidden && add(c, o->hidden, true, err) <= 0)
         return err->msg[0] ? -1 : tl_error_set(err, "%s: no hidden datasets", o->hidden);
     char why[300];
     if (!o->no_sandbox && !runner_sandbox_available(why, sizeof why))
@@ -359,7 +441,7 @@ int grade_prepare(grade_context *c, tl_error *err)
     c->perf = (runner_dataset){.generated = true, .seed = seed, .size = o->perf_size};
     /* One more dataset, made for this grading: a small shape that no tile divides, replayed
      * with the safety checks on as every small dataset is. */
-    if (c->nds < GRADE_MAX_DATASETS) {
+    if (c->nds < GRADE_MAX_DATASETS && !o->program) {
         grade_dataset *ds = &c->ds[c->nds++];
         const tl_size z = o->lab->safety;
         snprintf(ds->name, sizeof ds->name, "safety");
@@ -409,7 +491,11 @@ int grade_class(const grade_options *opts, tl_error *err)
             rc = n < 0 ? -1 : tl_error_set(err, "%s: no submissions (one folder per student "
                                            "holding template.cu)", opts->submissions);
     }
-    if (rc == 0 && !opts->quiet)
+    if (rc == 0 && !opts->quiet && opts->program)
+        fprintf(stderr, "grading %d submission(s) of %s (whole libwb programs, -t %s) on %d "
+                "dataset(s), %s backend, sandbox: %s\n", n, opts->program->name,
+                opts->program->type, c->nds, runner_backend_name(opts->backend), c->sandbox);
+    else if (rc == 0 && !opts->quiet)
         fprintf(stderr, "grading %d submission(s) of %s on %d dataset(s) and a %dx%dx%d "
                 "performance dataset made for this grading, %s backend, sandbox: %s\n", n,
                 opts->lab->id, c->nds, c->perf.size.m, c->perf.size.k, c->perf.size.n,

@@ -13,7 +13,12 @@
 
 typedef struct grade_options {
     const char *submissions; /* folder of student folders, or one submission folder */
-    const tl_lab *lab;
+    const tl_lab *lab;       /* a matrix lab, or NULL with `program` */
+    /* A lab described by a lab.json (runner_program_lab): every submission is a whole libwb
+     * program, graded on the description's datasets by its rule. NULL for a matrix lab. */
+    const runner_program_lab *program;
+    bool libwb;              /* a matrix lab's submissions are whole libwb programs (a file
+                                that defines main is taken for one anyway) */
     const char *datasets;    /* folder of datasets (default: the lab's shipped ones) */
     const char *hidden;      /* optional folder of hidden datasets */
     const char *out;         /* output folder */

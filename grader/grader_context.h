@@ -18,6 +18,8 @@ typedef struct grade_dataset {
     tl_size size;
     bool generated;   /* the safety dataset: made from `seed` for this grading, not a folder */
     uint64_t seed;
+    char shape[48];   /* a described lab's: its expected output's shape ("1000", "64x48x3");
+                         "" for a matrix lab's, which `size` says */
 } grade_dataset;
 
 typedef struct grade_context {
@@ -60,6 +62,24 @@ int grade_slurm_write_grading(const grade_context *c, const submission *subs, in
                               const int *tasks, int k, const char *path, tl_error *err);
 /* The array's batch script: runs `tilelab-cli grade-task GRADING $SLURM_ARRAY_TASK_ID`. */
 int grade_slurm_write_script(const char *grading, const char *path, tl_error *err);
+
+/* The lab's id in the outputs: a matrix lab's ("02-tiled"), or a described lab's name. */
+const char *grade_lab_id(const grade_context *c);
+/* A journal entry's score item, and a dataset's entry; "64x64x64", or a described lab's shape. */
+cJSON *grade_item(const char *name, double score, double max, bool passed, const char *vis,
+                  const char *output);
+cJSON *grade_dataset_json(const grade_dataset *d, tl_verdict v, const char *detail,
+                          const char *output);
+void grade_dataset_shape(const grade_dataset *d, char *out, size_t size);
+
+/* Whole libwb programs (grade_program.c): whether a submission is graded as one (a described
+ * lab, --libwb, or a file that defines main), the description it is graded by, and its
+ * datasets and performance items (after the build and static checks of grade_one). */
+bool grade_is_program(const grade_context *c, const submission *s);
+void grade_program_lab(const grade_context *c, runner_program_lab *out);
+void grade_program_datasets(const grade_context *c, const runner_config *cfg,
+                            const runner_program *p, const runner_outcome *built, cJSON *items,
+                            cJSON *e);
 
 /* The runner's configuration for a worker slot. */
 void grade_config(const grade_context *c, int slot, runner_config *out);

@@ -127,12 +127,12 @@ static int read_stub(const char *file, char kind[16], long dims[3])
                        "(only the files given with -i are imported when a program is graded)",
                        file ? file : "(null)");
     if (strcmp(kind, "expected") == 0)
-        refuse_and_end("%s: the program imports the expected output; a graded program gets the "
-                       "answer from its kernels, never from the dataset", file);
+        refuse_and_end("the program imports the expected output (the file given with -e); a "
+                       "graded program gets its answer from its kernels, never from the dataset");
     for (int i = 0; i < cap.ninputs; i++)
         if (strcmp(cap.inputs[i], file) == 0)
             return i;
-    refuse_and_end("wbImport of \"%.200s\", which is not one of the program's -i files", file);
+    refuse_and_end("wbImport of a file that is not one of the program's -i inputs");
 }
 
 static void *poisoned(uint64_t bytes)
@@ -158,8 +158,9 @@ void *tl_wb_import(const char *file, int *rows, int *cols, const char *type)
         refuse_and_end("wbImport with the unknown type \"%.100s\" (Real, Integer or Text)", type);
     bool text = strcmp(kind, "text") == 0;
     if (strcmp(kind, "image") == 0 || text != (as == CAPLOG_INPUT_TEXT))
-        refuse_and_end("%s: imported in a form its file does not have (an image as a matrix, "
-                       "text as numbers or numbers as text)", file);
+        refuse_and_end("input %d (-i) imported as %s, but it is %s", index,
+                       as == CAPLOG_INPUT_TEXT ? "text" : "numbers",
+                       strcmp(kind, "image") == 0 ? "an image" : text ? "text" : "numbers");
     *rows = (int)d[0];
     *cols = text ? 1 : (int)d[1];
     uint64_t bytes = (uint64_t)d[0] * (uint64_t)(text ? 1 : d[1]) * (text ? 1 : 4);
@@ -195,7 +196,7 @@ wbImage_t tl_wb_import_image(const char *file)
     long d[3];
     int index = read_stub(file, kind, d);
     if (strcmp(kind, "image") != 0)
-        refuse_and_end("%s: imported as an image, but it is not one", file);
+        refuse_and_end("input %d (-i) imported as an image, but it is not one", index);
     wbImage_t image = checked_malloc(sizeof *image);
     uint64_t count = (uint64_t)d[0] * (uint64_t)d[1] * (uint64_t)d[2];
     *image = (tl_wb_image){(int)d[0], (int)d[1], (int)d[2], (int)(d[0] * d[2]),

@@ -168,6 +168,35 @@ browser)
   "$root/tests/grader_browser/check_report.sh" "$work/out/report.html"; rc=$?
   exit $rc
   ;;
+kit_labs)
+  # Every kit lab's class graded as whole libwb programs: each program gets the verdict its
+  # first line names on the datasets where it fails and passes the others; correct ones get full
+  # marks; a broken one never does.
+  for lab in "$root"/examples/kit-labs/*/; do
+    lab="${lab%/}" name="$(basename "$lab")"
+    cli_grade "$lab/submissions" --lab "$lab" --out "$work/$name" --timeout 30 --jobs 2 --quiet \
+      >"$work/$name.stdout" 2>&1 || { cat "$work/$name.stdout"; fail "$name: grade exited $?"; }
+    for src in "$lab"/submissions/*/main.cu; do
+      student="$(basename "$(dirname "$src")")"
+      expect="$(sed -n '1s|^// expect: ||p' "$src")"
+      got="$(awk '/"datasets":/ { on = 1 } /"performance":/ { on = 0 } on' \
+               "$work/$name/journal/$student.json" | grep -o '"verdict":[[:space:]]*"[a-z-]*"' |
+             sed 's/.*"\([a-z-]*\)"$/\1/' | sort -u | tr '\n' ' ')"
+      total="$(col "$work/$name/gradebook.csv" "$student" total)"
+      echo "$name/$student: expect $expect, datasets: $got, total $total"
+      case "$expect" in
+        pass) [ "$got" = "pass " ] && [ "$total" = 100 ] || fail "$name/$student: $got $total" ;;
+        *) { [ "$got" = "$expect " ] || [ "$got" = "pass $expect " ]; } && [ "$total" != 100 ] \
+             || { grep '"detail"' "$work/$name/journal/$student.json" | sort | uniq -c;
+                  fail "$name/$student: expected $expect, got $got (total $total)"; } ;;
+      esac
+    done
+  done
+  # The refusal says why without the grader's paths.
+  grep -q 'the program imports the expected output (the file given with -e)' \
+    "$work/vector-add/journal/expected-output.json" || fail "expected-output: the refusal's reason"
+  grep -q '/capture/' "$work"/*/journal/*.json && fail "a grader path in a journal entry"
+  ;;
 *) fail "unknown case $case_name" ;;
 esac
 echo "ok: $case_name"

@@ -1,0 +1,148 @@
+/* Grading a whole libwb program: a submission to a lab described by a lab.json (the Teaching
+ * Kit's labs), or one with its own main handed in for a matrix lab. Each dataset is captured,
+ * replayed and checked by the runner (runner_program_run): the answer the program would hand to
+ * wbSolution, as the device computed it, against the dataset's expected output. For a matrix
+ * lab the program's kernels are also timed against the reference on the grading's performance
+ * dataset, as a lab file's are. */
+#include "grader_context.h"
+#include "outputs.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The description a submission is graded by, in program mode. */
+void grade_program_lab(const grade_context *c, runner_program_lab *out)
+{
+    if (c->o->program) {
+        *out = *c->o->program;
+        return;
+    }
+    runner_program_lab_for(c->o->lab, c->o->datasets, out);
+}
+
+bool grade_is_program(const grade_context *c, const submission *s)
+{
+    if (c->o->program || c->o->libwb)
+        return true;
+    char path[PATH_MAX + 300];
+    snprintf(path, sizeof path, "%.3800s/%.255s", s->folder, s->source);
+    return s->source[0] && runner_source_defines_main(path);
+}
+
+static void add_text(cJSON *o, const char *key, const char *text)
+{
+    char *utf8 = tl_text_utf8(text ? text : "", text ? strlen(text) : 0);
+    cJSON_AddStringToObject(o, key, utf8 ? utf8 : "");
+    free(utf8);
+}
+
+/* The performance of a matrix lab's program: its kernels' median time on the grading's
+ * performance dataset (every run's answer checked) against the reference's. */
+static cJSON *program_performance(const grade_context *c, const runner_config *cfg,
+                                  const runner_program *p, const runner_program_lab *lab,
+                                  bool built, int passed, cJSON *e)
+{
+    const rubric *r = &c->r;
+    double student_ms = 0;
+    runner_result res;
+    memset(&res, 0, sizeof res);
+    char detail[900];
+    tl_error err;
+    if (!built) {
+        snprintf(detail, sizeof detail, "not run: the program does not build");
+    } else if (!c->o->lab || r->performance <= 0) {
+        snprintf(detail, sizeof detail, "no points for speed in this rubric");
+    } else if (passed == 0) {
+        snprintf(detail, sizeof detail, "not timed: no graded dataset passed");
+    } else if (c->o->backend == RUNNER_CPU) {
+        snprintf(detail, sizeof detail, "not timed: a whole program's kernels are timed on a GPU "
+                 "(--backend gpu); the CPU backend predicts the time of the lab's own functions "
+                 "only");
+    } else {
+        runner_program_opts opts = {.time = true, .safety = false};
+        if (runner_program_run(cfg, p, lab, &c->perf, &opts, &res, &err) != 0) {
+            res.verdict = TL_VERDICT_ERROR;
+            snprintf(res.detail, sizeof res.detail, "%s", err.msg);
+        }
+        if (res.verdict == TL_VERDICT_PASS)
+            student_ms = res.calls[CAPLOG_CALL_PROGRAM].ms.median;
+        snprintf(detail, sizeof detail, "%s: %.800s", tl_verdict_name(res.verdict), res.detail);
+    }
+    double ratio = student_ms > 0 && c->reference_ms > 0 ? c->reference_ms / student_ms : 0;
+    double frac = r->performance_full > r->performance_zero
+                      ? (ratio - r->performance_zero) / (r->performance_full - r->performance_zero)
+                      : 0;
+    frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+    double share = c->nds ? (double)passed / c->nds : 1;
+    char size[48];
+    snprintf(size, sizeof size, "%dx%dx%d", c->perf.size.m, c->perf.size.k, c->perf.size.n);
+    if (student_ms > 0)
+        snprintf(detail, sizeof detail, "%.2fx the reference's speed on a %s dataset made for "
+                 "this grading (the program's kernels, %d timed runs, every answer checked)%s",
+                 ratio, size, res.calls[CAPLOG_CALL_PROGRAM].ms.n,
+                 passed < c->nds ? "; scaled by the share of graded datasets that passed" : "");
+    cJSON *perf = cJSON_AddObjectToObject(e, "performance");
+    cJSON_AddNumberToObject(perf, "student_ms", student_ms);
+    cJSON_AddNumberToObject(perf, "reference_ms", c->reference_ms);
+    cJSON_AddNumberToObject(perf, "ratio", ratio);
+    cJSON_AddBoolToObject(perf, "predicted", false);
+    cJSON_AddStringToObject(perf, "dataset", c->o->lab ? size : "");
+    cJSON_AddStringToObject(perf, "verdict", tl_verdict_name(student_ms > 0 ? TL_VERDICT_PASS
+                                                                            : res.verdict));
+    add_text(perf, "detail", detail);
+    cJSON_AddNumberToObject(perf, "runs_checked", res.calls[CAPLOG_CALL_PROGRAM].runs_checked);
+    runner_result_free(&res);
+    double score = student_ms > 0 ? r->performance * frac * share : 0;
+    return grade_item("performance", score, r->performance, frac >= 1 && passed == c->nds,
+                      "visible", detail);
+}
+
+void grade_program_datasets(const grade_context *c, const runner_config *cfg,
+                            const runner_program *p, const runner_outcome *built, cJSON *items,
+                            cJSON *e)
+{
+    runner_config pc = *cfg;
+    pc.program = true;
+    runner_program_lab lab;
+    grade_program_lab(c, &lab);
+    cJSON_AddStringToObject(e, "graded_as", "program");
+    bool ok = built->verdict == TL_VERDICT_PASS;
+    const rubric *r = &c->r;
+    cJSON *dsets = cJSON_AddArrayToObject(e, "datasets");
+    long cents = lround(r->datasets * 100), base = c->nds ? cents / c->nds : 0;
+    long extra = c->nds ? cents % c->nds : 0;
+    int passed = 0;
+    for (int i = 0; i < c->nds; i++) {
+        const grade_dataset *d = &c->ds[i];
+        runner_result res;
+        memset(&res, 0, sizeof res);
+        res.verdict = built->verdict;
+        snprintf(res.detail, sizeof res.detail, "not run: %.700s", built->detail);
+        runner_dataset rd = {.dir = d->path};
+        if (d->generated)
+            rd = (runner_dataset){.generated = true, .seed = d->seed, .size = d->size};
+        runner_program_opts opts = {.time = false, .safety = true};
+        tl_error err;
+        if (ok && runner_program_run(&pc, p, &lab, &rd, &opts, &res, &err) != 0) {
+            res.verdict = TL_VERDICT_ERROR;
+            snprintf(res.detail, sizeof res.detail, "%s", err.msg);
+        }
+        bool pass = res.verdict == TL_VERDICT_PASS;
+        double per = (double)(base + (i < extra)) / 100;
+        passed += pass;
+        cJSON_AddItemToArray(dsets, grade_dataset_json(d, res.verdict, res.detail,
+                                                       res.kernel_output));
+        char name[160], out_text[900], shape[48];
+        grade_dataset_shape(d, shape, sizeof shape);
+        snprintf(name, sizeof name, "%sdataset %s (%s)", d->hidden ? "hidden " : "", d->name,
+                 shape);
+        snprintf(out_text, sizeof out_text, "%s: %.800s", tl_verdict_name(res.verdict),
+                 res.detail);
+        cJSON_AddItemToArray(items, grade_item(name, pass ? per : 0, per, pass,
+                                               d->hidden ? r->hidden_visibility : "visible",
+                                               out_text));
+        runner_result_free(&res);
+    }
+    cJSON_AddItemToArray(items, program_performance(c, &pc, p, &lab, ok, passed, e));
+}
