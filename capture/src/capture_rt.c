@@ -231,22 +231,23 @@ static bool in_bounds(caplog_ref r, size_t count)
     return (uint64_t)r.offset <= size && count <= size - (uint64_t)r.offset;
 }
 
-/* Whether every byte of a host range is the same (a program zeroing its bins through a host
- * array): then the copy is recorded as the memset it amounts to, which carries no data. */
-static bool uniform(const void *src, size_t count, int *value)
+/* Whether every byte of a host range is zero (a program zeroing its bins through a host
+ * array): then the copy is recorded as the memset it amounts to, which carries no data. Only
+ * zeros: any other uniform bytes may be the NaN pattern of data that came back from the device
+ * and went through the host. */
+static bool zeros(const void *src, size_t count)
 {
     const uint8_t *b = src;
-    for (size_t i = 1; i < count; i++)
-        if (b[i] != b[0])
+    for (size_t i = 0; i < count; i++)
+        if (b[i] != 0)
             return false;
-    *value = b[0];
     return true;
 }
 
 static const char program_copy_refused[] =
     "copies host memory that wbImport did not return to the device: in a graded program only "
-    "the imported inputs (and constant fills) reach the device, so nothing the host computes "
-    "can stand in for the kernels' work";
+    "the imported inputs (and zeros) reach the device, so nothing the host computes can stand "
+    "in for the kernels' work";
 
 /* A program's copy of host bytes to device memory (or a module variable) at `d`. */
 static cudaError_t program_upload(caplog_ref d, const void *src, size_t count)
@@ -254,8 +255,9 @@ static cudaError_t program_upload(caplog_ref d, const void *src, size_t count)
     caplog_op op = {.kind = CAPLOG_COPY, .dst = d, .count = count};
     if (host_ref(src, count, &op.src))
         return record(&op);
-    if (uniform(src, count, &op.value)) {
+    if (zeros(src, count)) {
         op.kind = CAPLOG_MEMSET;
+        op.value = 0;
         op.src = (caplog_ref){0};
         return record(&op);
     }

@@ -206,8 +206,10 @@ static int run_and_read(const runner_config *c, const runner_program *p, capture
         o->verdict = TL_VERDICT_BAD_INPUT;
         snprintf(o->detail, sizeof o->detail, "%s", err.msg);
     } else if (text && !parsed) {
-        o->verdict = TL_VERDICT_BAD_INPUT;
-        snprintf(o->detail, sizeof o->detail, "%s", err.msg);
+        /* The log is the program's output: one the reader refuses is the program's doing. */
+        o->verdict = TL_VERDICT_REFUSED;
+        snprintf(o->detail, sizeof o->detail, "the capture log is not one the capture runtime "
+                 "writes (%.600s)", err.msg);
     } else if (parsed && partial.refused[0]) {
         o->verdict = TL_VERDICT_REFUSED;
         snprintf(o->detail, sizeof o->detail, "%s", partial.refused);

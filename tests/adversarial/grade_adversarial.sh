@@ -134,6 +134,22 @@ expect legit_memset 10 10 "$(all pass)" yes
 expect touch_device_memory 10 10 "$(all crash)" no
 grep -q 'segmentation fault' "$(journal touch_device_memory)" || fail "touch_device_memory: the crash must say segmentation fault"
 expect wrong_parameters 10 10 "$never_pass" no
+# Whole libwb programs (their own main): graded as programs, the answer they hand to wbSolution
+# checked as the device computed it. On a GPU their kernels are timed against the reference; the
+# CPU backend predicts only a lab file's functions.
+program_perf=no
+[ "$backend" = gpu ] && program_perf=yes
+expect libwb_control 10 10 "$(all pass)" "$program_perf"
+grep -q '"graded_as":[[:space:]]*"program"' "$(journal libwb_control)" || fail "libwb_control: not graded as a program"
+expect libwb_expected 10 10 "$(all refused)" no
+grep -q 'imports the expected output' "$(journal libwb_expected)" || fail "libwb_expected: the refusal's reason"
+expect libwb_host_upload 10 10 "$(all refused)" no
+expect libwb_symbol_answer 10 10 "$(all refused)" no
+expect libwb_exit_early 10 10 "$(all wrong)" no
+grep -q 'never called wbSolution' "$(journal libwb_exit_early)" || fail "libwb_exit_early: the reason"
+expect libwb_forge_log 10 0 "$never_pass" no
+expect libwb_modify_input 10 10 "$(all wrong)" no
+expect libwb_second_solution 10 10 "$(all wrong)" no
 for id in symlink_inside symlink_template symlink_folder fifo_inside big_source deep_folders; do
   expect "$id" 0 0 "$(all refused)" no
 done
