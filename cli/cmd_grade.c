@@ -140,9 +140,6 @@ static int run(int argc, char **argv)
         if (o.libwb)
             return cli_fail("grade: --libwb is for a matrix lab; a lab.json's submissions are "
                             "whole programs already");
-        if (o.slurm)
-            return cli_fail("grade: --slurm grades matrix labs; a lab.json's class is graded "
-                            "on this machine");
     } else if (!o.lab) {
         return cli_fail("grade: no lab \"%s\" (01-basic ... 05-bank-conflicts, or a lab.json "
                         "or the folder holding one)", lab);

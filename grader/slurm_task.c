@@ -46,7 +46,11 @@ int grade_slurm_write_grading(const grade_context *c, const submission *subs, in
     add_path(doc, "hidden", o->hidden, err, &rc);
     add_path(doc, "rubric", o->rubric, err, &rc);
     add_path(doc, "out", o->out, err, &rc);
-    cJSON_AddStringToObject(doc, "lab", o->lab->id);
+    if (o->program)
+        add_path(doc, "program_lab", o->program->dir, err, &rc);
+    else
+        cJSON_AddStringToObject(doc, "lab", o->lab->id);
+    cJSON_AddBoolToObject(doc, "libwb", o->libwb);
     cJSON_AddStringToObject(doc, "backend", runner_backend_name(o->backend));
     cJSON_AddNumberToObject(doc, "timeout", o->timeout);
     cJSON_AddNumberToObject(doc, "reps", o->reps);
@@ -106,10 +110,19 @@ static const char *text_of(const cJSON *doc, const char *key)
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* The options the main process graded with, from its grading file. */
-static int read_grading(const cJSON *doc, const char *grading, grade_options *o, tl_error *err)
+/* The options the main process graded with, from its grading file. `program` receives a
+ * described lab's description, read again from its folder. */
+static int read_grading(const cJSON *doc, const char *grading, grade_options *o,
+                        runner_program_lab *program, tl_error *err)
 {
     memset(o, 0, sizeof *o);
+    const char *described = text_of(doc, "program_lab");
+    if (described) {
+        if (runner_program_lab_read(described, program, err) != 0)
+            return -1;
+        o->program = program;
+    }
+    o->libwb = cJSON_IsTrue(cJSON_GetObjectItem(doc, "libwb"));
     o->submissions = text_of(doc, "submissions");
     o->datasets = text_of(doc, "datasets");
     o->hidden = text_of(doc, "hidden");
@@ -122,7 +135,8 @@ static int read_grading(const cJSON *doc, const char *grading, grade_options *o,
     const cJSON *size = cJSON_GetObjectItem(doc, "perf_size");
     o->no_sandbox = cJSON_IsTrue(cJSON_GetObjectItem(doc, "no_sandbox"));
     o->quiet = true;
-    if (!o->submissions || !o->datasets || !o->out || !o->lab || !backend || o->timeout < 1 ||
+    if (!o->submissions || !o->datasets || !o->out || (!o->lab == !o->program) || !backend ||
+        o->timeout < 1 ||
         o->reps < 1 || cJSON_GetArraySize(size) != 3)
         return tl_error_set(err, "%s: not a grading file of this version of tilelab", grading);
     o->backend = strcmp(backend, "cpu") == 0 ? RUNNER_CPU : RUNNER_GPU;
@@ -141,8 +155,9 @@ int grade_task(const char *grading, int index, tl_error *err)
     if (!doc)
         return tl_error_set(err, "%s: cannot read the grading file", grading);
     grade_options o;
+    static runner_program_lab program;
     grade_context *c = calloc(1, sizeof *c);
-    int rc = c ? read_grading(doc, grading, &o, err) : tl_error_set(err, "out of memory");
+    int rc = c ? read_grading(doc, grading, &o, &program, err) : tl_error_set(err, "out of memory");
     const cJSON *name = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "students"), index);
     if (rc == 0 && !cJSON_IsString(name))
         rc = tl_error_set(err, "%s: no submission %d", grading, index);

@@ -92,6 +92,21 @@ attacks)
   diff <(totals "$work/local/gradebook.csv") <(totals "$work/out/gradebook.csv") \
     || fail "the Slurm gradebook's totals differ from a local grading's"
   ;;
+kit_lab)
+  # A described lab's class (whole libwb programs) through Slurm: every task reads the lab's
+  # description again; the same totals as a local grading.
+  slurm_start "$work/cluster" || exit $?
+  lab="$root/examples/kit-labs/histogram"
+  "$cli" grade "$lab/submissions" --lab "$lab" --backend cpu --timeout 30 --slurm \
+    --out "$work/out" >"$work/stdout" 2>"$work/stderr" || { cat "$work/stderr"; fail "grade --slurm exited $?"; }
+  cat "$work/stdout"
+  grep -q '"graded_as":[[:space:]]*"program"' "$work/out/journal/correct.json" || fail "correct: not graded as a program"
+  [ "$(totals "$work/out/gradebook.csv" | grep '^correct,')" = "correct,100" ] || fail "correct: not full marks"
+  "$cli" grade "$lab/submissions" --lab "$lab" --backend cpu --timeout 30 --jobs 2 --quiet \
+    --out "$work/local" >/dev/null 2>"$work/local.err" || { cat "$work/local.err"; fail "local grading"; }
+  diff <(totals "$work/local/gradebook.csv") <(totals "$work/out/gradebook.csv") \
+    || fail "the Slurm gradebook's totals differ from a local grading's"
+  ;;
 restart)
   # Kill the grader after it submitted: running it again submits nothing that Slurm still has,
   # and finishes. A task that fails meanwhile (judy's folder gone when it starts) is named with
