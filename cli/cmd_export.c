@@ -49,7 +49,9 @@ static const char usage[] =
     "  prairielearn-results  what that entry script runs: the grader's results.json (Gradescope's\n"
     "                  format) as PrairieLearn's results.json (score 0..1, tests with points)\n"
     "\n"
-    "  LAB             01-basic ... 05-bank-conflicts (or 02, tiled, ...)\n"
+    "  LAB             01-basic ... 05-bank-conflicts (or 02, tiled, ...), or a lab.json (or\n"
+    "                  its folder): a described lab, graded as whole libwb programs; the\n"
+    "                  bundle's kit holds the description and its datasets (described/NAME)\n"
     "  --hidden DIR    hidden datasets (./tilelab datasets LAB --seed S), graded too; on\n"
     "                  Gradescope their tests have the rubric's hidden_visibility, on PrairieLearn\n"
     "                  they show only their points. Kept in the zip, or in the question's tests/\n"
@@ -107,8 +109,16 @@ static int parse(int argc, char **argv, options *o)
     o->format = argv[optind];
     o->lab_name = argv[optind + 1];
     o->settings.lab = tl_lab_find(o->lab_name);
-    if (!o->settings.lab)
-        return cli_fail("export: no lab \"%s\" (01-basic ... 05-bank-conflicts)", o->lab_name);
+    static runner_program_lab described;
+    tl_error err;
+    if (!o->settings.lab && access(o->lab_name, F_OK) == 0) {
+        if (runner_program_lab_read(o->lab_name, &described, &err) != 0)
+            return cli_fail("export: %s", err.msg);
+        o->settings.program = &described;
+    } else if (!o->settings.lab) {
+        return cli_fail("export: no lab \"%s\" (01-basic ... 05-bank-conflicts, or a lab.json "
+                        "or the folder holding one)", o->lab_name);
+    }
     /* The image name goes into info.json as it is: keep it to what docker accepts. */
     for (const char *p = o->image; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || strchr("._-/:@", *p)))
@@ -135,9 +145,10 @@ static int make_stage(const char *beside, char *stage, size_t size, tl_error *er
 /* The kit, and the hidden datasets in `hidden_to` when given. */
 static int stage_kit(const options *o, const char *kit_to, const char *hidden_to, tl_error *err)
 {
-    if (export_copy_kit(cli_root(), o->settings.lab, kit_to, err) != 0)
+    if (export_copy_kit(cli_root(), &o->settings, kit_to, err) != 0)
         return -1;
-    return o->hidden ? export_copy_datasets(o->hidden, hidden_to, err) : 0;
+    const char *marker = o->settings.program ? o->settings.program->inputs[0] : "input0.raw";
+    return o->hidden ? export_copy_datasets(o->hidden, marker, hidden_to, err) : 0;
 }
 
 static int gradescope(const options *o, const char *stage, tl_error *err)
@@ -164,12 +175,12 @@ static int gradescope(const options *o, const char *stage, tl_error *err)
     if (o->out)
         snprintf(out, sizeof out, "%s", o->out);
     else
-        snprintf(out, sizeof out, "gradescope-%s.zip", o->settings.lab->id);
+        snprintf(out, sizeof out, "gradescope-%s.zip", export_lab_name(&o->settings));
     if (export_zip(stage, out, err) != 0)
         return -1;
     printf("wrote %s: upload it as the autograder of a Gradescope programming assignment\n"
            "(lab %s%s, graded on the CPU backend; docs/export.md)\n",
-           out, o->settings.lab->id, o->hidden ? ", with hidden datasets" : "");
+           out, export_lab_name(&o->settings), o->hidden ? ", with hidden datasets" : "");
     return 0;
 }
 
@@ -196,7 +207,7 @@ static int write_info_json(const options *o, const char *question, tl_error *err
              "    \"timeout\": %d\n"
              "  }\n"
              "}\n",
-             uuid, o->settings.lab->id, o->image, PL_JOB_TIMEOUT);
+             uuid, export_lab_name(&o->settings), o->image, PL_JOB_TIMEOUT);
     snprintf(path, sizeof path, "%.3000s/info.json", question);
     return export_write_text(path, text, EXPORT_MODE_FILE, err);
 }
@@ -204,7 +215,25 @@ static int write_info_json(const options *o, const char *question, tl_error *err
 static int write_question_html(const options *o, const char *question, tl_error *err)
 {
     char path[PATH_MAX], text[2048];
-    snprintf(text, sizeof text,
+    if (o->settings.program)
+        snprintf(text, sizeof text,
+                 "<pl-question-panel>\n"
+                 "  <p>%s: hand in your whole program (<code>main.cu</code>, with its own\n"
+                 "  <code>main</code>, libwb or libgputk). It is graded as tilelab grades whole\n"
+                 "  programs, on its CPU backend: the answer it hands to <code>wbSolution</code>\n"
+                 "  is checked as the device computed it, on every dataset, and races and\n"
+                 "  out-of-bounds accesses are found.</p>\n"
+                 "  <pl-file-editor file-name=\"main.cu\" ace-mode=\"ace/mode/c_cpp\">\n"
+                 "  </pl-file-editor>\n"
+                 "</pl-question-panel>\n"
+                 "\n"
+                 "<pl-submission-panel>\n"
+                 "  <pl-external-grader-results></pl-external-grader-results>\n"
+                 "  <pl-file-preview></pl-file-preview>\n"
+                 "</pl-submission-panel>\n",
+                 o->settings.program->title);
+    else
+        snprintf(text, sizeof text,
              "<pl-question-panel>\n"
              "  <p>tilelab lab %s: fill in the places marked <code>//@@</code> in\n"
              "  <code>template.cu</code>, as the lab's handout asks. Your kernel is graded on\n"
@@ -237,7 +266,7 @@ static int make_dirs(const char *base, const char *const *names, size_t n, tl_er
 /* Put together in `stage`, then renamed to the output folder `out` whole. */
 static int prairielearn(const options *o, const char *stage, const char *out, tl_error *err)
 {
-    const char *id = o->settings.lab->id;
+    const char *id = export_lab_name(&o->settings);
     char kit[PATH_MAX], question[PATH_MAX], tests[PATH_MAX], path[PATH_MAX], from[PATH_MAX];
     snprintf(question, sizeof question, "questions/" PL_QUESTION_PREFIX "%s", id);
     const char *const dirs[] = {"serverFilesCourse", "questions", question};
@@ -259,9 +288,10 @@ static int prairielearn(const options *o, const char *stage, const char *out, tl
     snprintf(path, sizeof path, "%.3000s/.dockerignore", kit);
     if (export_write_text(path, "build\n", EXPORT_MODE_FILE, err) != 0)
         return -1;
+    /* A described lab has no stub of tilelab's: the student starts from an empty editor. */
     snprintf(from, sizeof from, "%.3000s/labs/%s/template.cu", kit, id);
     snprintf(path, sizeof path, "%.3000s/template.cu", question);
-    if (export_copy_file(from, path, EXPORT_MODE_FILE, err) != 0)
+    if (!o->settings.program && export_copy_file(from, path, EXPORT_MODE_FILE, err) != 0)
         return -1;
     export_settings s = o->settings;
     s.hidden = o->hidden ? EXPORT_HIDDEN_DIR : NULL;
@@ -303,7 +333,7 @@ static int run(int argc, char **argv)
     if (!gs) {
         snprintf(out, sizeof out, "%s", o.out ? o.out : "");
         if (!o.out)
-            snprintf(out, sizeof out, "prairielearn-%s", o.settings.lab->id);
+            snprintf(out, sizeof out, "prairielearn-%s", export_lab_name(&o.settings));
         for (size_t n = strlen(out); n > 1 && out[n - 1] == '/'; n--)
             out[n - 1] = '\0';
         struct stat st;

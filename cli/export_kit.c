@@ -4,6 +4,7 @@
 #include "runner.h"
 #include "runner_files.h"
 
+#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -72,7 +73,7 @@ static int copy_tree(const char *from, const char *to, const char *skip, tl_erro
     return rc;
 }
 
-int export_copy_datasets(const char *from, const char *to, tl_error *err)
+int export_copy_datasets(const char *from, const char *marker, const char *to, tl_error *err)
 {
     DIR *d = opendir(from);
     if (!d)
@@ -80,14 +81,15 @@ int export_copy_datasets(const char *from, const char *to, tl_error *err)
     int datasets = 0;
     for (struct dirent *e; (e = readdir(d));) {
         char path[PATH_MAX];
-        if (e->d_name[0] != '.' && snprintf(path, sizeof path, "%s/%s", from, e->d_name) <
-                                       (int)sizeof path && cli_is_dataset(path))
+        if (e->d_name[0] != '.' && snprintf(path, sizeof path, "%s/%s/%s", from, e->d_name,
+                                            marker) < (int)sizeof path &&
+            access(path, R_OK) == 0)
             datasets++;
     }
     closedir(d);
     if (datasets == 0)
-        return tl_error_set(err, "%s: no dataset folders in it (folders holding input0.raw, "
-                            "input1.raw and output.raw, as ./tilelab datasets writes them)", from);
+        return tl_error_set(err, "%s: no dataset folders in it (folders holding %s, as "
+                            "./tilelab datasets writes them)", from, marker);
     /* large/ is not graded (the grader reads the dataset folders directly in the folder). */
     return copy_tree(from, to, "large", err);
 }
@@ -114,8 +116,53 @@ static int read_random(unsigned char *bytes, size_t n, tl_error *err)
     return 0;
 }
 
-int export_copy_kit(const char *root, const tl_lab *lab, const char *to, tl_error *err)
+const char *export_lab_name(const export_settings *s)
 {
+    return s->program ? s->program->name : s->lab->id;
+}
+
+/* A described lab into the kit: a lab.json of its own (datasets and rubric beside it), the
+ * datasets, the rubric. */
+static int copy_described(const runner_program_lab *lab, const char *to, tl_error *err)
+{
+    char dir[PATH_MAX], path[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.3000s/%s", to, EXPORT_DESCRIBED_DIR);
+    if (make_dir(dir, err) != 0)
+        return -1;
+    snprintf(dir, sizeof dir, "%.3000s/%s/%s", to, EXPORT_DESCRIBED_DIR, lab->name);
+    snprintf(path, sizeof path, "%.3000s/datasets", dir);
+    if (make_dir(dir, err) != 0 || copy_tree(lab->datasets, path, NULL, err) != 0)
+        return -1;
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "name", lab->name);
+    cJSON_AddStringToObject(doc, "title", lab->title);
+    cJSON_AddStringToObject(doc, "type", lab->type);
+    cJSON_AddStringToObject(doc, "tolerance", tl_tolerance_name(lab->tolerance));
+    cJSON_AddStringToObject(doc, "answer", runner_answer_rule_name(lab->answer));
+    cJSON *inputs = cJSON_AddArrayToObject(doc, "inputs");
+    for (int i = 0; i < lab->ninputs; i++)
+        cJSON_AddItemToArray(inputs, cJSON_CreateString(lab->inputs[i]));
+    cJSON_AddStringToObject(doc, "output", lab->output);
+    cJSON_AddStringToObject(doc, "datasets", "datasets");
+    int rc = 0;
+    if (lab->rubric[0]) {
+        cJSON_AddStringToObject(doc, "rubric", "lab.rubric");
+        snprintf(path, sizeof path, "%.3000s/lab.rubric", dir);
+        rc = export_copy_file(lab->rubric, path, EXPORT_MODE_FILE, err);
+    }
+    char *text = cJSON_Print(doc);
+    cJSON_Delete(doc);
+    snprintf(path, sizeof path, "%.3000s/lab.json", dir);
+    if (rc == 0)
+        rc = text ? export_write_text(path, text, EXPORT_MODE_FILE, err)
+                  : tl_error_set(err, "out of memory");
+    free(text);
+    return rc;
+}
+
+int export_copy_kit(const char *root, const export_settings *s, const char *to, tl_error *err)
+{
+    const tl_lab *lab = s->lab;
     if (make_dir(to, err) != 0)
         return -1;
     char src[PATH_MAX], dst[PATH_MAX];
@@ -141,9 +188,11 @@ int export_copy_kit(const char *root, const tl_lab *lab, const char *to, tl_erro
     }
     closedir(d);
     /* The lab's own folders: the stub and handout, the reference solution the grader times
-     * every student against, and the datasets. */
+     * every student against, and the datasets; or the described lab's. */
+    if (rc == 0 && s->program)
+        rc = copy_described(s->program, to, err);
     static const char *const lab_dirs[] = {"labs", "solutions", "datasets"};
-    for (size_t i = 0; rc == 0 && i < sizeof lab_dirs / sizeof lab_dirs[0]; i++) {
+    for (size_t i = 0; rc == 0 && lab && i < sizeof lab_dirs / sizeof lab_dirs[0]; i++) {
         snprintf(dst, sizeof dst, "%.3000s/%s", to, lab_dirs[i]);
         if (make_dir(dst, err) != 0)
             return -1;
@@ -157,7 +206,7 @@ int export_copy_kit(const char *root, const tl_lab *lab, const char *to, tl_erro
     char text[64 + 2 * EXPORT_ID_BYTES];
     if (read_random(id, sizeof id, err) != 0)
         return -1;
-    int len = snprintf(text, sizeof text, "%s ", lab->id);
+    int len = snprintf(text, sizeof text, "%s ", export_lab_name(s));
     for (size_t i = 0; i < sizeof id; i++)
         len += snprintf(text + len, sizeof text - (size_t)len, "%02x", id[i]);
     snprintf(text + len, sizeof text - (size_t)len, "\n");
@@ -180,14 +229,16 @@ int export_write_conf(const char *path, const export_settings *s, tl_error *err)
     snprintf(text, sizeof text,
              "# What this bundle grades: written by ./tilelab export, read by the platform's entry\n"
              "# script (grader/platforms/). Shell syntax.\n"
-             "TILELAB_LAB=%s\n"
+             "# a matrix lab's id, or a described lab's folder in the kit\n"
+             "TILELAB_LAB=%s%s\n"
              "# seconds one replay may take (grade --timeout)\n"
              "TILELAB_TIMEOUT=%d\n"
              "# the hidden datasets' folder, beside this file (empty: none)\n"
              "TILELAB_HIDDEN=%s\n"
              "# 1: built, captured and replayed in bubblewrap; 0: grade --no-sandbox\n"
              "TILELAB_SANDBOX=%d\n",
-             s->lab->id, s->timeout, s->hidden ? s->hidden : "", s->sandbox ? 1 : 0);
+             s->program ? EXPORT_DESCRIBED_DIR "/" : "", export_lab_name(s), s->timeout,
+             s->hidden ? s->hidden : "", s->sandbox ? 1 : 0);
     return export_write_text(path, text, EXPORT_MODE_FILE, err);
 }
 

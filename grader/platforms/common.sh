@@ -37,7 +37,10 @@ grade_submission() {
     GRADE_ERROR="cannot copy the submission: $(tail -n 3 "$work/copy.log")"
     return 1
   fi
-  args=(grade "$work/class" --lab "$TILELAB_LAB" --backend cpu --out "$work/out"
+  # A described lab is a folder of the kit's (described/NAME); a matrix lab, its id.
+  local lab="$TILELAB_LAB"
+  [ -e "$kit/$lab" ] && lab="$kit/$lab"
+  args=(grade "$work/class" --lab "$lab" --backend cpu --out "$work/out"
         --timeout "$TILELAB_TIMEOUT" --jobs 1 --quiet)
   [ -z "${TILELAB_HIDDEN:-}" ] || args+=(--hidden "$conf_dir/$TILELAB_HIDDEN")
   [ "${TILELAB_SANDBOX:-1}" != 0 ] || args+=(--no-sandbox)

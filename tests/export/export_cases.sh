@@ -92,6 +92,37 @@ gradescope)
   grep -qx 'score 0 max 0' "$work/check" || fail "a failed grading must score 0: $(cat "$work/check")"
   grep -q 'no lab \\"99-none\\"' "$ag/results/results.json" || fail "the failure's reason"
   ;;
+gradescope_kit_lab)
+  # A described lab's bundle: the description and its datasets in the kit, a whole program
+  # graded by it, hidden datasets of its own.
+  need_box
+  lab="$root/examples/kit-labs/vector-add"
+  "$cli" datasets kit-labs --seed 9 --out "$work/kit" >/dev/null || fail "datasets kit-labs"
+  "$cli" export gradescope "$lab" --hidden "$work/kit/vector-add" --out "$work/gs.zip" \
+    >/dev/null || fail "export gradescope exited $?"
+  ag="$work/ag"
+  mkdir -p "$ag/source" && unzip -q "$work/gs.zip" -d "$ag/source" || fail "unzip"
+  [ -f "$ag/source/tilelab/described/vector-add/lab.json" ] || fail "no lab.json in the kit"
+  grep -qx 'TILELAB_LAB=described/vector-add' "$ag/source/tilelab.conf" || fail "the conf's lab"
+  cp "$ag/source/run_autograder" "$ag/run_autograder"
+  in_box --bind "$ag" /autograder --chdir /autograder --setenv TILELAB_SKIP_INSTALL 1 -- \
+    bash /autograder/source/setup.sh >"$work/setup.log" 2>&1 \
+    || { rc=$?; tail -n 30 "$work/setup.log"; fail "setup.sh exited $rc"; }
+  grade() { # grade STUDENT: run_autograder on the kit lab's program
+    rm -rf "$ag/submission" "$ag/results" && mkdir -p "$ag/submission" "$ag/results"
+    cp "$lab/submissions/$1/main.cu" "$ag/submission/"
+    in_box --bind "$ag" /autograder --chdir /autograder -- /autograder/run_autograder \
+      >"$work/run.log" 2>&1 || { rc=$?; cat "$work/run.log"; fail "run_autograder exited $rc"; }
+    conforms gradescope "$ag/results/results.json" "$1"
+  }
+  grade correct
+  grep -qx 'score 100 max 100' "$work/check" || fail "correct: full marks expected: $(cat "$work/check")"
+  grep -q '"name":[[:space:]]*"hidden dataset 0 (16)"' "$ag/results/results.json" \
+    || fail "correct: the hidden datasets were not graded"
+  grade in1-twice
+  read -r _ score _ max <"$work/check"
+  [ "$score" = 10 ] || fail "in1-twice: only the compile points expected, got $score of $max"
+  ;;
 prairielearn)
   need_box
   hidden_datasets
