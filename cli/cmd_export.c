@@ -212,6 +212,14 @@ static int write_info_json(const options *o, const char *question, tl_error *err
     return export_write_text(path, text, EXPORT_MODE_FILE, err);
 }
 
+/* What the student sees of a grading: the grader's results and the files handed in. */
+#define PL_SUBMISSION_PANEL                                                                    \
+    "\n"                                                                                       \
+    "<pl-submission-panel>\n"                                                                  \
+    "  <pl-external-grader-results></pl-external-grader-results>\n"                            \
+    "  <pl-file-preview></pl-file-preview>\n"                                                  \
+    "</pl-submission-panel>\n"
+
 static int write_question_html(const options *o, const char *question, tl_error *err)
 {
     char path[PATH_MAX], text[2048];
@@ -225,29 +233,20 @@ static int write_question_html(const options *o, const char *question, tl_error 
                  "  out-of-bounds accesses are found.</p>\n"
                  "  <pl-file-editor file-name=\"main.cu\" ace-mode=\"ace/mode/c_cpp\">\n"
                  "  </pl-file-editor>\n"
-                 "</pl-question-panel>\n"
-                 "\n"
-                 "<pl-submission-panel>\n"
-                 "  <pl-external-grader-results></pl-external-grader-results>\n"
-                 "  <pl-file-preview></pl-file-preview>\n"
-                 "</pl-submission-panel>\n",
+                 "</pl-question-panel>\n" PL_SUBMISSION_PANEL,
                  o->settings.program->title);
     else
         snprintf(text, sizeof text,
-             "<pl-question-panel>\n"
-             "  <p>tilelab lab %s: fill in the places marked <code>//@@</code> in\n"
-             "  <code>template.cu</code>, as the lab's handout asks. Your kernel is graded on\n"
-             "  tilelab's CPU backend: every dataset checked against a rigorous fp32 error bound,\n"
-             "  races and out-of-bounds accesses found, and its speed predicted for an H100.</p>\n"
-             "  <pl-file-editor file-name=\"template.cu\" ace-mode=\"ace/mode/c_cpp\"\n"
-             "                  source-file-name=\"template.cu\"></pl-file-editor>\n"
-             "</pl-question-panel>\n"
-             "\n"
-             "<pl-submission-panel>\n"
-             "  <pl-external-grader-results></pl-external-grader-results>\n"
-             "  <pl-file-preview></pl-file-preview>\n"
-             "</pl-submission-panel>\n",
-             o->settings.lab->id);
+                 "<pl-question-panel>\n"
+                 "  <p>tilelab lab %s: fill in the places marked <code>//@@</code> in\n"
+                 "  <code>template.cu</code>, as the lab's handout asks. Your kernel is graded on\n"
+                 "  tilelab's CPU backend: every dataset checked against a rigorous fp32 error\n"
+                 "  bound, races and out-of-bounds accesses found, and its speed predicted for an\n"
+                 "  H100.</p>\n"
+                 "  <pl-file-editor file-name=\"template.cu\" ace-mode=\"ace/mode/c_cpp\"\n"
+                 "                  source-file-name=\"template.cu\"></pl-file-editor>\n"
+                 "</pl-question-panel>\n" PL_SUBMISSION_PANEL,
+                 o->settings.lab->id);
     snprintf(path, sizeof path, "%.3000s/question.html", question);
     return export_write_text(path, text, EXPORT_MODE_FILE, err);
 }
