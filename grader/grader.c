@@ -459,7 +459,7 @@ int grade_class(const grade_options *opts, tl_error *err)
         return tl_error_set(err, "out of memory");
     c->o = opts;
     err->msg[0] = '\0';
-    if (mkdir(opts->out, 0755) != 0 && errno != EEXIST) {
+    if (files_make_dirs(opts->out) != 0) {
         free(c);
         return tl_error_set(err, "%s: cannot create the output folder: %s", opts->out,
                             strerror(errno));

@@ -9,6 +9,9 @@
 /* The whole file as a NUL-terminated string (malloc'd; *len gets its length when not NULL),
  * or NULL when it cannot be read. */
 char *files_read(const char *path, size_t *len);
+/* Creates a folder and the folders above it that are missing (mode 0755), as mkdir -p does;
+ * 0, or -1 with errno set. */
+int files_make_dirs(const char *dir);
 /* Removes a folder and everything in it (symbolic links are removed, not followed). */
 void files_remove_tree(const char *dir);
 /* Copies a file; 0 on success. */

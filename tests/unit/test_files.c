@@ -258,3 +258,24 @@ Test(write_atomic, replaces_whole_and_leaves_no_temporary)
     cr_expect_not_null(strstr(err.msg, "none/page.html: cannot create a temporary file"), "%s",
                        err.msg);
 }
+
+Test(files, make_dirs_creates_the_missing_folders_above)
+{
+    char base[] = "/tmp/tl-mkdirs-XXXXXX";
+    cr_assert_not_null(mkdtemp(base));
+    char deep[128], file[160];
+    snprintf(deep, sizeof deep, "%s/a/b/c", base);
+    cr_assert_eq(files_make_dirs(deep), 0);
+    struct stat st;
+    cr_assert_eq(stat(deep, &st), 0);
+    cr_expect(S_ISDIR(st.st_mode));
+    cr_expect_eq(files_make_dirs(deep), 0, "an existing folder is fine");
+    /* A file in the way is an error, not a folder. */
+    snprintf(file, sizeof file, "%s/a/file", base);
+    FILE *f = fopen(file, "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    snprintf(deep, sizeof deep, "%s/a/file/d", base);
+    cr_expect_eq(files_make_dirs(deep), -1);
+    files_remove_tree(base);
+}
