@@ -47,6 +47,7 @@ static cJSON *program_performance(const grade_context *c, const runner_config *c
     double student_ms = 0;
     runner_result res;
     memset(&res, 0, sizeof res);
+    runner_prediction predicted = {0};
     char detail[900];
     tl_error err;
     if (!built) {
@@ -56,9 +57,13 @@ static cJSON *program_performance(const grade_context *c, const runner_config *c
     } else if (passed == 0) {
         snprintf(detail, sizeof detail, "not timed: no graded dataset passed");
     } else if (c->o->backend == RUNNER_CPU) {
-        snprintf(detail, sizeof detail, "not timed: a whole program's kernels are timed on a GPU "
-                 "(--backend gpu); the CPU backend predicts the time of the lab's own functions "
-                 "only");
+        if (runner_program_predict(cfg, p, lab, &c->perf, &predicted, &err) != 0)
+            snprintf(detail, sizeof detail, "error: %.800s", err.msg);
+        else if (!predicted.ok)
+            snprintf(detail, sizeof detail, "%.800s", predicted.detail);
+        else
+            student_ms = predicted.ms;
+        res.verdict = student_ms > 0 ? TL_VERDICT_PASS : TL_VERDICT_WRONG;
     } else {
         runner_program_opts opts = {.time = true, .safety = false};
         if (runner_program_run(cfg, p, lab, &c->perf, &opts, &res, &err) != 0) {
@@ -77,16 +82,24 @@ static cJSON *program_performance(const grade_context *c, const runner_config *c
     double share = c->nds ? (double)passed / c->nds : 1;
     char size[48];
     snprintf(size, sizeof size, "%dx%dx%d", c->perf.size.m, c->perf.size.k, c->perf.size.n);
-    if (student_ms > 0)
+    const char *scaled = passed < c->nds ? "; scaled by the share of graded datasets that passed"
+                                         : "";
+    if (student_ms > 0 && predicted.ok)
+        snprintf(detail, sizeof detail, "predicted for an H100 by the performance model (CPU "
+                 "backend): %.2fx the reference's speed at %s (the program's kernels, %.3f ms "
+                 "against %.3f ms; bound by %s)%s", ratio, size, student_ms, c->reference_ms,
+                 pm_bound_name(predicted.bound), scaled);
+    else if (student_ms > 0)
         snprintf(detail, sizeof detail, "%.2fx the reference's speed on a %s dataset made for "
                  "this grading (the program's kernels, %d timed runs, every answer checked)%s",
-                 ratio, size, res.calls[CAPLOG_CALL_PROGRAM].ms.n,
-                 passed < c->nds ? "; scaled by the share of graded datasets that passed" : "");
+                 ratio, size, res.calls[CAPLOG_CALL_PROGRAM].ms.n, scaled);
     cJSON *perf = cJSON_AddObjectToObject(e, "performance");
     cJSON_AddNumberToObject(perf, "student_ms", student_ms);
     cJSON_AddNumberToObject(perf, "reference_ms", c->reference_ms);
     cJSON_AddNumberToObject(perf, "ratio", ratio);
-    cJSON_AddBoolToObject(perf, "predicted", false);
+    cJSON_AddBoolToObject(perf, "predicted", c->o->backend == RUNNER_CPU && c->o->lab);
+    if (predicted.ok)
+        cJSON_AddStringToObject(perf, "bound", pm_bound_name(predicted.bound));
     cJSON_AddStringToObject(perf, "dataset", c->o->lab ? size : "");
     cJSON_AddStringToObject(perf, "verdict", tl_verdict_name(student_ms > 0 ? TL_VERDICT_PASS
                                                                             : res.verdict));

@@ -89,7 +89,10 @@ typedef struct proc_result {
 } proc_result;
 
 /* Runs a child in its own process group (a time limit ends the whole group). Returns -1 only
- * when it could not be started. */
+ * when it could not be started. The calling process becomes a child subreaper and reaps, after
+ * each child, any of its children's children left over (a sandbox whose monitor went with the
+ * group): so it must start no children of its own that it waits for with wait(-1) while a
+ * proc_run_spec is under way. */
 int proc_run_spec(const proc_spec *spec, proc_result *res);
 /* The kit's own tools (nvcc, ncu): environment inherited, no limits. */
 int proc_run(char *const argv[], double timeout_s, size_t limit, proc_result *res);
@@ -325,6 +328,13 @@ typedef struct runner_program_opts {
     bool safety;  /* first replay on the CPU backend with the checks of diagnose on, where the
                      dataset has at most RUNNER_PROGRAM_SAFETY_MAX_ELEMENTS elements (and
                      RUNNER_SAFETY_MAX_MACS multiply-adds): a finding makes it unsafe */
+    /* The performance model's counts instead (runner_program_predict): one replay on the CPU
+     * backend writing the interpreter's counts here, a sample of `sample_blocks` blocks of
+     * each launch (`sample_last`: of the last only); the answer's elements the sampled blocks
+     * did not write come back as NaN. NULL: none. */
+    const char *diagnose;
+    int sample_blocks;
+    bool sample_last;
 } runner_program_opts;
 #define RUNNER_PROGRAM_SAFETY_MAX_ELEMENTS 4000000
 /* How much more the checks' replay may take than a plain one (limits and time). */
@@ -377,6 +387,12 @@ typedef struct runner_prediction {
 /* The size `run` predicts at: the grader's default performance size on a GPU. */
 #define RUNNER_PREDICT_SIZE 2048
 
+/* The H100 time of a whole program's kernels on the generated matrix product `d` (a matrix
+ * lab's performance dataset), predicted as runner_predict predicts a lab file's: 0 with out set
+ * (ok false and why when there is no prediction), -1 when the kit failed. */
+int runner_program_predict(const runner_config *c, const runner_program *p,
+                           const runner_program_lab *lab, const runner_dataset *d,
+                           runner_prediction *out, tl_error *err);
 /* The H100 time of the student's call at `size`, predicted from the CPU backend's counts
  * (out[0]), and with `baseline` (lab 05) the baseline's (out[1]). `counts` (may be NULL): the
  * launches' counts and predictions as a JSON array (malloc'd; the baseline's follow the

@@ -110,6 +110,10 @@ typedef struct replay_program_opts {
     int fd;               /* the result descriptor */
     bool time;
     int warmup, reps;
+    /* CPU, with --sample-blocks: the launches run a sample of their blocks (all of them, or
+     * with `sample_last` only the last, the launches before it making what it reads); what the
+     * launches left unchanged in the memory the answer is copied from comes back as NaN. */
+    bool sampled, sample_last;
 } replay_program_opts;
 
 /* Replays the log's program call; sends one answer frame per run and adds the call's item to

@@ -469,7 +469,7 @@ int main(int argc, char **argv)
         r.be->device_name(r.dev, device, sizeof device);
         cJSON_AddStringToObject(doc, "device", device);
         replay_program_opts po = {r.be, r.dev, &r.log, r.outline, o.program, o.fd, o.time,
-                                  o.warmup, o.reps};
+                                  o.warmup, o.reps, o.sample_blocks > 0, o.sample_last};
         replay_program(&po, calls);
     } else if (status[0] == 'o') {
         char device[256];

@@ -27,6 +27,7 @@ typedef struct program_replay {
                                       work between them; uploads before and downloads after
                                       are done outside the timing, as the lab calls' are */
     int pending_tail;        /* a timed run whose downloads are still to do, or -1 */
+    uint8_t **before;        /* sampled: each allocation as the first launch found it */
     bool failed;
     tl_error step_err;
 } program_replay;
@@ -35,6 +36,30 @@ static replay_addr address_of(const void *ctx, caplog_ref ref)
 {
     const program_replay *p = ctx;
     return p->allocs[ref.buf - CAPLOG_BUF_ALLOC] + (uint64_t)ref.offset;
+}
+
+/* Sampled runs: every allocation as the first launch found it, so that what the sampled
+ * blocks did not write can be told from what they did. */
+static int snapshot(program_replay *p, tl_error *err)
+{
+    const caplog *log = p->o->log;
+    for (int i = 0; i < log->nallocs; i++)
+        if (p->o->be->download(p->o->dev, p->before[i], p->allocs[i], log->alloc_sizes[i],
+                               err) != 0)
+            return -1;
+    return 0;
+}
+
+/* A download of a sampled run: the 4-byte words the launches left as they were become NaN. */
+static void unchanged_as_nan(program_replay *p, const caplog_op *op)
+{
+    if (op->src.buf < CAPLOG_BUF_ALLOC)
+        return;
+    const uint8_t *was = p->before[op->src.buf - CAPLOG_BUF_ALLOC] + op->src.offset;
+    uint8_t *now = p->out + op->dst.offset;
+    for (uint64_t at = 0; at + 4 <= op->count; at += 4)
+        if (memcmp(now + at, was + at, 4) == 0)
+            memset(now + at, 0xff, 4);
 }
 
 /* Ops [from, to) of the call. */
@@ -60,20 +85,27 @@ static int run_ops(program_replay *p, int from, int to, tl_error *err)
                         : be->fill(dev, address_of(p, op->dst), op->value, op->count, err);
             break;
         case CAPLOG_COPY:
-            if (op->dst.buf == CAPLOG_BUF_ANSWER)
+            if (op->dst.buf == CAPLOG_BUF_ANSWER) {
                 rc = be->download(dev, p->out + op->dst.offset, address_of(p, op->src), op->count,
                                   err);
-            else if (to_var)
+                if (rc == 0 && p->before)
+                    unchanged_as_nan(p, op);
+            } else if (to_var) {
                 rc = be->write_variable(dev, var, (uint64_t)op->dst.offset, from_host, 0,
                                         op->count, err);
-            else if (from_host)
+            } else if (from_host) {
                 rc = be->upload(dev, address_of(p, op->dst), from_host, op->count, err);
-            else
+            } else {
                 rc = be->copy(dev, address_of(p, op->dst), address_of(p, op->src), op->count,
                               err);
+            }
             break;
         case CAPLOG_LAUNCH:
-            rc = replay_launch(be, dev, log, op->launch, address_of, p, err);
+            if (p->before && i == p->first_launch)
+                rc = snapshot(p, err);
+            if (be->set_sampling)
+                be->set_sampling(dev, p->o->sampled && (!p->o->sample_last || i == p->last_launch));
+            rc = rc ? rc : replay_launch(be, dev, log, op->launch, address_of, p, err);
             break;
         case CAPLOG_FREE:
             break; /* kept for the next run */
@@ -182,6 +214,14 @@ static int setup(program_replay *p, int runs, tl_error *err)
     for (int i = 0; i < log->nallocs; i++)
         if (p->o->be->alloc(p->o->dev, log->alloc_sizes[i], NULL, &p->allocs[i], err) != 0)
             return -1;
+    if (p->o->sampled) {
+        p->before = calloc((size_t)log->nallocs + 1, sizeof *p->before);
+        for (int i = 0; p->before && i < log->nallocs; i++)
+            if (!(p->before[i] = malloc(log->alloc_sizes[i] ? log->alloc_sizes[i] : 1)))
+                return tl_error_set(err, "out of memory");
+        if (!p->before)
+            return tl_error_set(err, "out of memory");
+    }
     if (read_inputs(p, err) != 0)
         return -1;
     return p->o->be->save_variables(p->o->dev, err);
@@ -255,5 +295,8 @@ void replay_program(const replay_program_opts *o, cJSON *calls)
         free(p.inputs[i]);
     for (int i = 0; i < runs && i < MAX_RUNS; i++)
         free(p.outs[i]);
+    for (int i = 0; p.before && i < o->log->nallocs; i++)
+        free(p.before[i]);
+    free(p.before);
     free(p.allocs);
 }

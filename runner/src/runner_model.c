@@ -221,3 +221,64 @@ int runner_predict(const runner_config *c, const runner_program *p, const runner
     cJSON_Delete(mine);
     return 0;
 }
+
+/* One try of a whole program's prediction (try_predict's twin). */
+static int try_predict_program(const runner_config *c, const runner_program *p,
+                               const runner_program_lab *lab, const runner_dataset *d,
+                               bool last_only, runner_prediction *out, bool *sample_failed,
+                               int *nlaunches, tl_error *err)
+{
+    *sample_failed = false;
+    *nlaunches = 0;
+    memset(out, 0, sizeof *out);
+    char work[] = "/tmp/tilelab-model-XXXXXX";
+    if (!mkdtemp(work))
+        return tl_error_set(err, "cannot make a folder under /tmp for the model's counts");
+    char path[sizeof work + 16];
+    snprintf(path, sizeof path, "%s/diag.json", work);
+    runner_program_opts opts = {.diagnose = path, .sample_blocks = RUNNER_MODEL_SAMPLE_BLOCKS,
+                                .sample_last = last_only};
+    runner_result res;
+    int rc = runner_program_run(c, p, lab, d, &opts, &res, err);
+    char *text = rc == 0 ? files_read(path, NULL) : NULL;
+    cJSON *diag = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    files_remove_tree(work);
+    cJSON *launches = cJSON_GetObjectItemCaseSensitive(diag, "launch_counts");
+    tl_verdict v = res.verdict;
+    if (rc == 0 && v != TL_VERDICT_PASS && v != TL_VERDICT_WRONG) {
+        snprintf(out->detail, sizeof out->detail, "no prediction: %s: %.200s",
+                 tl_verdict_name(v), res.detail);
+    } else if (rc == 0) {
+        *nlaunches = cJSON_GetArraySize(launches);
+        predict_range(p, launches, 0, *nlaunches, d->size, out);
+        if (out->ok && !sample_checks(&res.calls[CAPLOG_CALL_PROGRAM], launches, 0, *nlaunches,
+                                      out->detail, sizeof out->detail)) {
+            out->ok = false;
+            *sample_failed = true;
+        }
+    }
+    cJSON_Delete(diag);
+    if (rc == 0)
+        runner_result_free(&res);
+    return rc;
+}
+
+int runner_program_predict(const runner_config *c, const runner_program *p,
+                           const runner_program_lab *lab, const runner_dataset *d,
+                           runner_prediction *out, tl_error *err)
+{
+    bool sampled_short = false;
+    int n = 0;
+    if (try_predict_program(c, p, lab, d, false, out, &sampled_short, &n, err) != 0)
+        return -1;
+    if (!out->ok && sampled_short && n > 1) {
+        runner_prediction again;
+        bool unused;
+        if (try_predict_program(c, p, lab, d, true, &again, &unused, &n, err) != 0)
+            return -1;
+        if (again.ok)
+            *out = again;
+    }
+    return 0;
+}

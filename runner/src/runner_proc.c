@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -196,9 +197,29 @@ static void child(const proc_spec *s, int out, int err, int result)
     _exit(127);
 }
 
+/* The children's own children that outlive them (bubblewrap's sandbox process, when its
+ * monitor is killed with the group before it reaped it) are reparented to the nearest
+ * subreaper, or to the machine's init. Not every init reaps (a container's may not), and a
+ * zombie that nobody reaps counts against its user's process limit for good: enough of them and
+ * a worker slot's next sandbox cannot fork. So a process that runs children is their subreaper
+ * and reaps what they leave behind. The flag is per process (fork does not pass it on). */
+static void adopt_orphans(void)
+{
+    static pid_t adopted_in;
+    if (adopted_in != getpid() && prctl(PR_SET_CHILD_SUBREAPER, 1) == 0)
+        adopted_in = getpid();
+}
+
+static void reap_orphans(void)
+{
+    while (waitpid(-1, NULL, WNOHANG) > 0) {
+    }
+}
+
 int proc_run_spec(const proc_spec *s, proc_result *res)
 {
     memset(res, 0, sizeof *res);
+    adopt_orphans();
     int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1}, res_pipe[2] = {-1, -1};
     if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
         (s->on_result && pipe2(res_pipe, O_CLOEXEC) != 0)) {
@@ -272,6 +293,7 @@ int proc_run_spec(const proc_spec *s, proc_result *res)
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     forget_child(pid);
+    reap_orphans();
     res->seconds = tl_clock_now() - start;
     res->out = finish(&sinks[0]);
     res->err = finish(&sinks[1]);

@@ -299,6 +299,8 @@ typedef struct replay_job {
     const char *work, *in;
     bool time;
     const char *diagnose; /* CPU: write the checks' findings here (NULL: a plain replay) */
+    int sample_blocks;    /* with diagnose: blocks run per launch (0: all) */
+    bool sample_last;
 } replay_job;
 
 /* The dataset's elements (inputs and answer) and multiply-adds (matrix labs), for the limits. */
@@ -337,9 +339,17 @@ static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runn
         cmd[k++] = "--instruction-limit";
         cmd[k++] = limit;
     }
+    char sample[16];
     if (j->diagnose) {
         cmd[k++] = "--diagnose";
         cmd[k++] = (char *)j->diagnose;
+    }
+    if (j->diagnose && j->sample_blocks > 0) {
+        snprintf(sample, sizeof sample, "%d", j->sample_blocks);
+        cmd[k++] = "--sample-blocks";
+        cmd[k++] = sample;
+        cmd[k++] = "--sample-launches";
+        cmd[k++] = j->sample_last ? "last" : "all";
     }
     cmd[k] = NULL;
     int runs = 1 + (j->time ? 1 + c->reps : 0);
@@ -352,8 +362,15 @@ static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runn
                             REPLAY_MAX_RESULT + 4096};
     proc_result r;
     memset(&r, 0, sizeof r);
-    int rc = runner_replay_exec(c, j->p, j->cap->work, j->work, j->diagnose ? j->work : NULL, NULL,
-                                cmd, timeout_s, j->time, on_bytes, &rx, &r);
+    char diag_dir[PATH_MAX] = "";
+    if (j->diagnose) {
+        snprintf(diag_dir, sizeof diag_dir, "%s", j->diagnose);
+        char *slash = strrchr(diag_dir, '/');
+        if (slash)
+            *slash = '\0';
+    }
+    int rc = runner_replay_exec(c, j->p, j->cap->work, j->work, diag_dir[0] ? diag_dir : NULL,
+                                NULL, cmd, timeout_s, j->time, on_bytes, &rx, &r);
     cJSON *doc = NULL;
     int bad_input = 0;
     tl_error bad;
@@ -543,11 +560,20 @@ int runner_program_run(const runner_config *c, const runner_program *p,
      * the backend asked for, unless the checked replay was already that or its verdict is the
      * program's doing. */
     if (call) {
-        replay_job job = {c, p, &pc, &cap, work, in, opts->time, NULL};
+        replay_job job = {c, p, &pc, &cap, work, in, opts->time, NULL, 0, false};
         int64_t elements = 0, macs = 0;
         job_size(&job, &g, &elements, &macs);
         bool safety = opts->safety && elements <= RUNNER_PROGRAM_SAFETY_MAX_ELEMENTS &&
                       (double)macs <= RUNNER_SAFETY_MAX_MACS;
+        runner_config counted = *c;
+        if (opts->diagnose) {
+            /* The model's counts: one sampled replay on the CPU backend, nothing else. */
+            counted.backend = RUNNER_CPU;
+            counted.reps = 1;
+            job = (replay_job){&counted, p, &pc, &cap, work, in, false, opts->diagnose,
+                               opts->sample_blocks, opts->sample_last};
+            safety = false;
+        }
         if (safety) {
             runner_config cpu = *c;
             cpu.backend = RUNNER_CPU;
@@ -558,6 +584,7 @@ int runner_program_run(const runner_config *c, const runner_program *p,
             checked.c = &cpu;
             checked.time = false;
             checked.diagnose = diag;
+            checked.sample_blocks = 0;
             rc = replay_once(&checked, elements, macs, out, err);
             char *text = rc == 0 ? files_read(diag, NULL) : NULL;
             cJSON *doc = text ? cJSON_Parse(text) : NULL;
