@@ -576,23 +576,13 @@ static int run_whole_program(options *o)
         snprintf(datasets, sizeof datasets, "%s/datasets/%s", cli_root(), o->lab->id);
         runner_program_lab_for(o->lab, datasets, &o->program);
     }
-    char device[256];
-    bool gpu = tl_device_name(device, sizeof device);
-    runner_backend backend = o->backend_given ? o->backend : gpu ? RUNNER_GPU : RUNNER_CPU;
-    if (backend == RUNNER_GPU && !gpu && !o->build_only) {
-        fprintf(stderr, "tilelab: --backend gpu needs a CUDA device and there is none here [%s]; "
-                        "--backend cpu runs the kernels in the PTX interpreter\n", device);
-        return EXIT_NO_DEVICE;
-    }
     run_program_options po = {.lab = o->program, .source = o->source,
                               .datasets = o->datasets, .ndatasets = o->ndatasets,
-                              .backend = backend, .timeout = o->timeout,
-                              .reps = backend == RUNNER_CPU && !o->reps_given ? 3 : o->reps,
+                              .backend = o->backend, .backend_given = o->backend_given,
+                              .timeout = o->timeout, .reps = o->reps, .reps_given = o->reps_given,
                               .json = o->json, .no_time = o->no_time, .no_sandbox = o->no_sandbox,
                               .device_debug = o->device_debug, .build_only = o->build_only,
                               .fail_fast = o->fail_fast, .safety = o->safety};
-    if (access(o->source, R_OK) != 0)
-        return cli_fail("%s: cannot read the source file", cli_shown(o->source));
     return run_program(&po);
 }
 

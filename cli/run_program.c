@@ -88,8 +88,24 @@ static cJSON *result_json(const char *dir, const runner_result *r)
     return o;
 }
 
-int run_program(const run_program_options *o)
+enum { EXIT_NO_DEVICE = 4 };
+
+int run_program(const run_program_options *given)
 {
+    run_program_options opts = *given, *o = &opts;
+    if (access(o->source, R_OK) != 0)
+        return cli_fail("%s: cannot read the source file", cli_shown(o->source));
+    char device[256];
+    bool gpu = tl_device_name(device, sizeof device);
+    if (!o->backend_given)
+        o->backend = gpu ? RUNNER_GPU : RUNNER_CPU;
+    if (o->backend == RUNNER_CPU && !o->reps_given)
+        o->reps = 3;
+    if (o->backend == RUNNER_GPU && !gpu && !o->build_only) {
+        fprintf(stderr, "tilelab: --backend gpu needs a CUDA device and there is none here [%s]; "
+                        "--backend cpu runs the kernels in the PTX interpreter\n", device);
+        return EXIT_NO_DEVICE;
+    }
     char **found = NULL;
     const char *datasets[MAX_PROGRAM_DATASETS];
     int n = o->ndatasets;

@@ -10,12 +10,15 @@ typedef struct run_program_options {
     const char *source;
     const char *const *datasets; /* given with --dataset; none: every one of the lab's */
     int ndatasets;
-    runner_backend backend;
-    int timeout, reps;
+    runner_backend backend;   /* unless given: the GPU when there is one, else the CPU backend */
+    bool backend_given;
+    int timeout, reps;        /* reps unless given: 3 on the CPU backend */
+    bool reps_given;
     bool json, no_time, no_sandbox, device_debug, build_only, fail_fast, safety;
 } run_program_options;
 
-/* Builds the program and runs every dataset; returns run's exit status. */
+/* Builds the program and runs every dataset; returns run's exit status (4: --backend gpu and
+ * no CUDA device). */
 int run_program(const run_program_options *o);
 /* The lab's dataset folders (those holding its first input), in numeric order (malloc'd
  * strings); -1 when its datasets folder cannot be read. */

@@ -6,6 +6,7 @@
 #include "replay_protocol.h"
 #include "runner_config.h"
 #include "runner_exec.h"
+#include "runner_program_inputs.h"
 #include "runner_sandbox.h"
 
 #include "runner_files.h"
@@ -14,91 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
-
-/* ---- the dataset's inputs ------------------------------------------------------------------- */
-
-static bool ends_with(const char *s, const char *tail)
-{
-    size_t n = strlen(s), m = strlen(tail);
-    return n >= m && strcasecmp(s + n - m, tail) == 0;
-}
-
-/* One input file's stub: what the program may know of it before it runs (its shape). */
-static int write_stub(const char *dir, int index, const char *file, const tl_matrix *generated,
-                      tl_error *err)
-{
-    char line[128];
-    tl_import imp;
-    if (generated) {
-        snprintf(line, sizeof line, "%s matrix %d %d 0\n", CAPLOG_STUB_MAGIC, generated->rows,
-                 generated->cols);
-    } else if (ends_with(file, ".ppm") || ends_with(file, ".pgm")) {
-        if (tl_import_file(file, TL_IMPORT_IMAGE, &imp, err) != 0)
-            return -1;
-        snprintf(line, sizeof line, "%s image %d %d %d\n", CAPLOG_STUB_MAGIC, imp.cols, imp.rows,
-                 imp.channels);
-        tl_import_free(&imp);
-    } else if (tl_import_file(file, TL_IMPORT_REAL, &imp, err) == 0) {
-        snprintf(line, sizeof line, "%s matrix %d %d 0\n", CAPLOG_STUB_MAGIC, imp.rows, imp.cols);
-        tl_import_free(&imp);
-    } else if (tl_import_file(file, TL_IMPORT_TEXT, &imp, err) == 0) {
-        /* Not numbers: the program can only import it as text. */
-        snprintf(line, sizeof line, "%s text %d 0 0\n", CAPLOG_STUB_MAGIC, imp.rows);
-        tl_import_free(&imp);
-    } else {
-        return -1;
-    }
-    char path[PATH_MAX];
-    if (index < 0)
-        snprintf(path, sizeof path, "%.4000s/expected", dir);
-    else
-        snprintf(path, sizeof path, "%.4000s/%d", dir, index);
-    return tl_write_file_atomic(path, line, strlen(line), err);
-}
-
-static const tl_import_kind import_kinds[CAPLOG_INPUT_KINDS] = {
-    [CAPLOG_INPUT_REAL] = TL_IMPORT_REAL, [CAPLOG_INPUT_INTEGER] = TL_IMPORT_INTEGER,
-    [CAPLOG_INPUT_TEXT] = TL_IMPORT_TEXT, [CAPLOG_INPUT_IMAGE] = TL_IMPORT_IMAGE};
-
-/* hI<n>: input file input_file[n] as the program imported it. */
-static int write_inputs(const char *dir, const runner_program_lab *lab, const runner_dataset *d,
-                        const tl_matrix *gen, const caplog_call *call, tl_error *err)
-{
-    for (int n = 0; n < call->ninputs; n++) {
-        int f = call->input_file[n];
-        if (f >= lab->ninputs)
-            return tl_error_set(err, "the program imported input %d; the lab has %d", f,
-                                lab->ninputs);
-        tl_import imp = {0};
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%.3000s/%.1000s", d->dir ? d->dir : "", lab->inputs[f]);
-        if (gen) {
-            if (call->input_kind[n] != CAPLOG_INPUT_REAL)
-                return tl_error_set(err, "a generated input imported as %s",
-                                    caplog_input_kind_name(call->input_kind[n]));
-            imp.data = gen[f].data;
-            imp.bytes = sizeof(float) * (size_t)gen[f].rows * (size_t)gen[f].cols;
-        } else if (tl_import_file(path, import_kinds[call->input_kind[n]], &imp, err) != 0) {
-            return -1;
-        }
-        int rc = 0;
-        if (imp.bytes != call->input_bytes[n])
-            rc = tl_error_set(err, "%s: %zu bytes as %s, but the program's import of it took "
-                              "%llu", lab->inputs[f], imp.bytes,
-                              caplog_input_kind_name(call->input_kind[n]),
-                              (unsigned long long)call->input_bytes[n]);
-        snprintf(path, sizeof path, "%.4000s/hI%d", dir, n);
-        if (rc == 0)
-            rc = tl_write_file_atomic(path, imp.data, imp.bytes, err);
-        if (!gen)
-            tl_import_free(&imp);
-        if (rc != 0)
-            return -1;
-    }
-    return 0;
-}
 
 /* ---- the replayer's frames ------------------------------------------------------------------- */
 
@@ -283,13 +200,6 @@ static void read_summary(const cJSON *doc, runner_result *out)
     }
 }
 
-/* Inputs and expected output of a generated dataset (a matrix lab's performance dataset). */
-typedef struct generated {
-    tl_matrix in[2];
-    tl_product_ref ref;
-    bool made;
-} generated;
-
 /* What one replay of a captured program needs. */
 typedef struct replay_job {
     const runner_config *c;
@@ -304,7 +214,7 @@ typedef struct replay_job {
 } replay_job;
 
 /* The dataset's elements (inputs and answer) and multiply-adds (matrix labs), for the limits. */
-static void job_size(const replay_job *j, const generated *g, int64_t *elements, int64_t *macs)
+static void job_size(const replay_job *j, const program_generated *g, int64_t *elements, int64_t *macs)
 {
     const program_check *pc = j->pc;
     *elements = (int64_t)pc->rows * pc->cols * pc->channels;
@@ -413,28 +323,8 @@ static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runn
     return rc;
 }
 
-static int generate(const runner_dataset *d, generated *g, tl_error *err)
-{
-    memset(g, 0, sizeof *g);
-    if (tl_matrix_alloc(&g->in[0], d->size.m, d->size.k, err) != 0 ||
-        tl_matrix_alloc(&g->in[1], d->size.k, d->size.n, err) != 0)
-        return -1;
-    tl_fill_inputs(d->seed, 0, d->size, &g->in[0], &g->in[1]);
-    g->made = true;
-    return tl_product_ref_init(&g->ref, &g->in[0], &g->in[1], NULL, 0, err);
-}
-
-static void generated_free(generated *g)
-{
-    if (!g->made)
-        return;
-    tl_matrix_free(&g->in[0]);
-    tl_matrix_free(&g->in[1]);
-    tl_product_ref_free(&g->ref);
-}
-
 /* The expected output's shape, and for the bound of a product its inputs. */
-static int prepare_check(const runner_program_lab *lab, const runner_dataset *d, generated *g,
+static int prepare_check(const runner_program_lab *lab, const runner_dataset *d, program_generated *g,
                          tl_matrix inputs[2], program_check *pc, char *expected, size_t size,
                          tl_error *err)
 {
@@ -496,7 +386,7 @@ int runner_program_run(const runner_config *c, const runner_program *p,
     char work[PATH_MAX], stubs[PATH_MAX], in[PATH_MAX], expected[PATH_MAX];
     if (make_dirs(work, sizeof work, stubs, in, err) != 0)
         return -1;
-    generated g = {0};
+    program_generated g = {0};
     tl_matrix inputs[2] = {{0}};
     program_check pc;
     runner_capture cap;
@@ -505,12 +395,12 @@ int runner_program_run(const runner_config *c, const runner_program *p,
     int rc = 0;
     tl_error bad;
     /* The dataset: its files read (bad input is the dataset's fault, not the program's). */
-    if (d->generated && generate(d, &g, err) != 0)
+    if (d->generated && program_generate(d, &g, err) != 0)
         rc = -1;
     for (int i = 0; rc == 0 && i < lab->ninputs; i++) {
         char path[PATH_MAX];
         snprintf(path, sizeof path, "%.3000s/%.1000s", d->dir ? d->dir : "", lab->inputs[i]);
-        if (write_stub(stubs, i, path, g.made && i < 2 ? &g.in[i] : NULL, &bad) != 0) {
+        if (program_write_stub(stubs, i, path, g.made && i < 2 ? &g.in[i] : NULL, &bad) != 0) {
             out->verdict = TL_VERDICT_BAD_INPUT;
             snprintf(out->detail, sizeof out->detail, "%s", bad.msg);
         }
@@ -550,7 +440,7 @@ int runner_program_run(const runner_config *c, const runner_program *p,
                                   ? caplog_find_call(&cap.log, CAPLOG_CALL_PROGRAM, 1, 1, 1)
                                   : NULL;
     pc.call = call;
-    if (call && write_inputs(in, lab, d, g.made ? g.in : NULL, call, &bad) != 0) {
+    if (call && program_write_inputs(in, lab, d, g.made ? g.in : NULL, call, &bad) != 0) {
         out->verdict = TL_VERDICT_BAD_INPUT;
         snprintf(out->detail, sizeof out->detail, "%s", bad.msg);
         call = NULL;
@@ -607,7 +497,7 @@ int runner_program_run(const runner_config *c, const runner_program *p,
     out->shape = (tl_size){pc.rows, 1, pc.cols};
     if (captured)
         runner_capture_free(&cap);
-    generated_free(&g);
+    program_generated_free(&g);
     tl_matrix_free(&inputs[0]);
     tl_matrix_free(&inputs[1]);
     files_remove_tree(work);

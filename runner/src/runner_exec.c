@@ -1,0 +1,96 @@
+/* Starting tilelab-replay in its sandbox (runner_exec.h). */
+#include "runner_config.h"
+#include "runner_exec.h"
+#include "runner_sandbox.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#define REPLAY_TMP_BYTES (64u << 20)
+
+/* Takes the runner's turn on the lock file (a hung kernel elsewhere only delays this one). */
+static int take_turn(const runner_config *c, bool timed)
+{
+    if (!c->turns || (c->backend == RUNNER_CPU && !timed))
+        return -1;
+    int fd = open(c->turns, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd >= 0 && flock(fd, LOCK_EX) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+int runner_replay_exec(const runner_config *c, const runner_program *p, const char *cap_work,
+                       const char *work, const char *writable, char *const *wrapper,
+                       char *const *cmd, int timeout_s, bool timed,
+                       void (*on_result)(void *ctx, const char *data, size_t n), void *ctx,
+                       proc_result *r)
+{
+    runner_config bare = *c;
+    char *wrapped[64];
+    if (wrapper) {
+        int w = 0;
+        for (; wrapper[w] && w < 30; w++)
+            wrapped[w] = wrapper[w];
+        for (int i = 0; cmd[i] && w < 63; i++)
+            wrapped[w++] = cmd[i];
+        wrapped[w] = NULL;
+        bare.sandbox = false;
+        c = &bare;
+    }
+    sandbox s;
+    sandbox_begin(&s, c);
+    sandbox_tmp(&s, REPLAY_TMP_BYTES); /* first: a later tmpfs on /tmp would hide binds below it */
+    sandbox_bind(&s, RUNNER_REPLAY_DIR, RUNNER_REPLAY_DIR, false);
+    sandbox_bind(&s, RUNNER_TOOLKIT_ROOT, RUNNER_TOOLKIT_ROOT, false);
+    sandbox_bind(&s, RUNNER_TOOLKIT_REAL_ROOT, RUNNER_TOOLKIT_REAL_ROOT, false);
+    sandbox_bind(&s, p->dir, p->dir, false);
+    sandbox_bind(&s, cap_work, cap_work, false);
+    sandbox_bind(&s, work, work, false);
+    if (writable)
+        sandbox_bind(&s, writable, writable, true);
+    bool gpu = c->backend == RUNNER_GPU;
+    const char *ld = getenv("LD_LIBRARY_PATH");
+    char ld_copy[4096] = "";
+    if (gpu) {
+        sandbox_gpu(&s);
+        /* The driver's libraries may live outside /usr (a container's /usr/local/nvidia). */
+        snprintf(ld_copy, sizeof ld_copy, "%s", ld ? ld : "");
+        for (char *save = NULL, *dir = strtok_r(ld_copy, ":", &save); dir;
+             dir = strtok_r(NULL, ":", &save))
+            if (dir[0] == '/' && access(dir, R_OK) == 0)
+                sandbox_bind(&s, dir, dir, false);
+    }
+    char *const *argv = sandbox_command(&s, wrapper ? wrapped : cmd);
+    if (!argv)
+        return -1;
+    char *const *base_env = sandbox_env(NULL, gpu);
+    char *env[12];
+    int ne = 0;
+    for (; base_env[ne] && ne < 10; ne++)
+        env[ne] = base_env[ne];
+    char ld_env[4200];
+    if (gpu && ld) {
+        snprintf(ld_env, sizeof ld_env, "LD_LIBRARY_PATH=%.4000s", ld);
+        env[ne++] = ld_env;
+    }
+    env[ne] = NULL;
+    /* CUDA reserves a large address space: no memory limit on a GPU. */
+    proc_limits lim = {(unsigned long)timeout_s * (gpu ? 1 : 2) + 10, 256ul << 20,
+                       gpu ? 0 : 16ul << 30, 0, 256};
+    proc_spec spec = {.argv = argv, .envp = wrapper ? NULL : env,
+                      .timeout_s = timeout_s * (wrapper ? 4 : 1),
+                      .capture_limit = RUNNER_OUTPUT_CAP, .limits = &lim,
+                      .on_result = on_result, .result_ctx = ctx};
+    int turn = take_turn(c, timed);
+    int rc = proc_run_spec(&spec, r);
+    if (turn >= 0)
+        close(turn);
+    return rc;
+}
+
+
