@@ -4,12 +4,11 @@
  * launches become records of the capture log, and nothing the host code computes can reach a
  * result, because the only host bytes that may be copied to the device are the harness's inputs.
  * Calls that grading does not allow are refused (cudaErrorNotPermitted) and the refusal is
- * recorded with its reason. */
-#include "capture_runtime.h"
+ * recorded with its reason. What only a program call does is in capture_program.c. */
+#include "capture_rt_state.h"
 
 #include "ptx.h"
 
-#include <cuda_runtime_api.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,38 +21,22 @@ static caplog_call_kind call_kind;
 
 /* Host memory whose bytes may reach the device: the harness's matrices (lab 01) or what a
  * program imported. */
-typedef struct host_matrix {
-    const uint8_t *base;
-    uint64_t bytes;
-    int buf;
-} host_matrix;
-static host_matrix host_matrices[3 + CAPLOG_MAX_INPUTS];
+static capture_host_matrix host_matrices[3 + CAPLOG_MAX_INPUTS];
 static int nhost_matrices;
-
-/* A program's device-to-host copies, until wbSolution says which host memory is the answer. */
-typedef struct pending_download {
-    int op;              /* in the program call */
-    const uint8_t *dst;
-    uint64_t count;
-} pending_download;
-static pending_download *pending;
-static int npending, cappending;
-
-/* Module variables by their host shadow's address (the symbol cudaMemcpyToSymbol is given). */
-static const void *var_symbols[CAPLOG_MAX_VARS];
 
 caplog *capture_log(void) { return &log_; }
 
-static cudaError_t fail(cudaError_t e)
+bool capture_in_call(void) { return in_call; }
+
+caplog_call_kind capture_call_kind(void) { return call_kind; }
+
+cudaError_t capture_fail(cudaError_t e)
 {
     last_error = e;
     return e;
 }
 
-/* Refuses a call: the reason goes into the log and the host code gets an error. */
-static cudaError_t refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static cudaError_t refuse(const char *fmt, ...)
+cudaError_t capture_refuse(const char *fmt, ...)
 {
     char why[CAPLOG_MAX_REFUSAL];
     va_list ap;
@@ -61,7 +44,7 @@ static cudaError_t refuse(const char *fmt, ...)
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
     caplog_refuse(&log_, "%s", why);
-    return fail(cudaErrorNotPermitted);
+    return capture_fail(cudaErrorNotPermitted);
 }
 
 int capture_load_outline(const char *ptx_path, tl_error *err)
@@ -103,23 +86,15 @@ void *capture_address(int buf)
 void capture_set_host_matrices(const void *m, const void *n, const void *p, uint64_t m_bytes,
                                uint64_t n_bytes, uint64_t p_bytes)
 {
-    host_matrices[0] = (host_matrix){m, m_bytes, CAPLOG_BUF_HOST_M};
-    host_matrices[1] = (host_matrix){n, n_bytes, CAPLOG_BUF_HOST_N};
-    host_matrices[2] = (host_matrix){p, p_bytes, CAPLOG_BUF_HOST_P};
+    host_matrices[0] = (capture_host_matrix){m, m_bytes, CAPLOG_BUF_HOST_M};
+    host_matrices[1] = (capture_host_matrix){n, n_bytes, CAPLOG_BUF_HOST_N};
+    host_matrices[2] = (capture_host_matrix){p, p_bytes, CAPLOG_BUF_HOST_P};
     nhost_matrices = 3;
 }
 
-int capture_add_host_input(const void *base, uint64_t bytes, int file, caplog_input_kind kind)
+void capture_add_host_matrix(const void *base, uint64_t bytes, int buf)
 {
-    tl_error err;
-    if (!in_call || call_kind != CAPLOG_CALL_PROGRAM ||
-        caplog_add_input(&log_, file, kind, bytes, &err) != 0) {
-        caplog_refuse(&log_, "%s", in_call ? err.msg : "an import outside the program's run");
-        return -1;
-    }
-    int index = log_.calls[log_.ncalls - 1].ninputs - 1;
-    host_matrices[nhost_matrices++] = (host_matrix){base, bytes, CAPLOG_BUF_INPUT + index};
-    return index;
+    host_matrices[nhost_matrices++] = (capture_host_matrix){base, bytes, buf};
 }
 
 void capture_begin(caplog_call_kind kind, int j, int k, int l)
@@ -143,8 +118,7 @@ void capture_end(void)
 
 /* ---- addresses ------------------------------------------------------------------------- */
 
-/* The device buffer an address lies in, if any: a live one of this call. */
-static bool device_ref(const void *ptr, caplog_ref *ref)
+bool capture_device_ref(const void *ptr, caplog_ref *ref)
 {
     uint64_t v = (uint64_t)(uintptr_t)ptr;
     if (v < CAPTURE_ADDRESS_BASE)
@@ -169,12 +143,11 @@ static uint64_t device_size(int buf)
     return caplog_buf_size(&log_, c ? c : &none, buf);
 }
 
-/* The harness's host matrix a host range lies wholly in, if any. */
-static const host_matrix *host_ref(const void *ptr, size_t count, caplog_ref *ref)
+const capture_host_matrix *capture_host_ref(const void *ptr, size_t count, caplog_ref *ref)
 {
     const uint8_t *p = ptr;
     for (int i = 0; i < nhost_matrices; i++) {
-        const host_matrix *h = &host_matrices[i];
+        const capture_host_matrix *h = &host_matrices[i];
         if (h->base && p >= h->base && (uint64_t)(p - h->base) <= h->bytes &&
             count <= h->bytes - (uint64_t)(p - h->base)) {
             *ref = (caplog_ref){h->buf, p - h->base};
@@ -184,13 +157,14 @@ static const host_matrix *host_ref(const void *ptr, size_t count, caplog_ref *re
     return NULL;
 }
 
-static cudaError_t record(const caplog_op *op)
+cudaError_t capture_record(const caplog_op *op)
 {
     tl_error err;
     if (!in_call)
-        return refuse("CUDA work outside the lab's functions (at start-up or exit) is not graded");
+        return capture_refuse("CUDA work outside the lab's functions (at start-up or exit) is "
+                              "not graded");
     if (caplog_add_op(&log_, op, &err) != 0)
-        return refuse("%s", err.msg);
+        return capture_refuse("%s", err.msg);
     return cudaSuccess;
 }
 
@@ -199,7 +173,7 @@ static cudaError_t record(const caplog_op *op)
 cudaError_t cudaMalloc(void **ptr, size_t size)
 {
     if (!ptr)
-        return fail(cudaErrorInvalidValue);
+        return capture_fail(cudaErrorInvalidValue);
     if (size == 0) {
         *ptr = NULL;
         return cudaSuccess;
@@ -208,7 +182,7 @@ cudaError_t cudaMalloc(void **ptr, size_t size)
     int buf = caplog_add_alloc(&log_, size, &err);
     if (buf < 0) {
         caplog_refuse(&log_, "%s", err.msg);
-        return fail(cudaErrorMemoryAllocation);
+        return capture_fail(cudaErrorMemoryAllocation);
     }
     *ptr = capture_address(buf);
     return cudaSuccess;
@@ -219,174 +193,54 @@ cudaError_t cudaFree(void *ptr)
     if (!ptr)
         return cudaSuccess;
     caplog_ref ref;
-    if (!device_ref(ptr, &ref) || ref.buf < CAPLOG_BUF_ALLOC || ref.offset != 0)
-        return fail(cudaErrorInvalidValue);
+    if (!capture_device_ref(ptr, &ref) || ref.buf < CAPLOG_BUF_ALLOC || ref.offset != 0)
+        return capture_fail(cudaErrorInvalidValue);
     caplog_op op = {.kind = CAPLOG_FREE, .dst = ref};
-    return in_call ? record(&op) : cudaSuccess;
+    return in_call ? capture_record(&op) : cudaSuccess;
 }
 
-static bool in_bounds(caplog_ref r, size_t count)
+bool capture_in_bounds(caplog_ref r, size_t count)
 {
     uint64_t size = device_size(r.buf);
     return (uint64_t)r.offset <= size && count <= size - (uint64_t)r.offset;
 }
 
-/* Whether every byte of a host range is zero (a program zeroing its bins through a host
- * array): then the copy is recorded as the memset it amounts to, which carries no data. Only
- * zeros: any other uniform bytes may be the NaN pattern of data that came back from the device
- * and went through the host. */
-static bool zeros(const void *src, size_t count)
-{
-    const uint8_t *b = src;
-    for (size_t i = 0; i < count; i++)
-        if (b[i] != 0)
-            return false;
-    return true;
-}
-
-static const char program_copy_refused[] =
-    "copies host memory that wbImport did not return to the device: in a graded program only "
-    "the imported inputs (and zeros) reach the device, so nothing the host computes can stand "
-    "in for the kernels' work";
-
-/* A program's copy of host bytes to device memory (or a module variable) at `d`. */
-static cudaError_t program_upload(caplog_ref d, const void *src, size_t count)
-{
-    caplog_op op = {.kind = CAPLOG_COPY, .dst = d, .count = count};
-    if (host_ref(src, count, &op.src))
-        return record(&op);
-    if (zeros(src, count)) {
-        op.kind = CAPLOG_MEMSET;
-        op.value = 0;
-        op.src = (caplog_ref){0};
-        return record(&op);
-    }
-    return refuse("%s", program_copy_refused);
-}
-
-/* Device to host in a program: kept aside until wbSolution names the answer's memory. */
-static cudaError_t program_download(caplog_ref s, void *dst, size_t count)
-{
-    const caplog_call *c = &log_.calls[log_.ncalls - 1];
-    if (c->answered)
-        return cudaSuccess; /* after the answer: nothing graded reads it */
-    if (npending == cappending) {
-        int cap = cappending ? 2 * cappending : 16;
-        pending_download *grown = realloc(pending, (size_t)cap * sizeof *pending);
-        if (!grown)
-            return fail(cudaErrorMemoryAllocation);
-        pending = grown;
-        cappending = cap;
-    }
-    caplog_op op = {.kind = CAPLOG_COPY, .dst = {CAPLOG_BUF_ANSWER, 0}, .src = s, .count = count};
-    cudaError_t e = record(&op);
-    if (e == cudaSuccess)
-        pending[npending++] = (pending_download){c->nops - 1, dst, count};
-    return e;
-}
-
-static bool overlaps(const pending_download *p, const uint8_t *lo, const uint8_t *hi)
-{
-    return p->dst < hi && lo < p->dst + p->count;
-}
-
-/* Drops the program call's recorded operations marked in `drop`. */
-static void drop_ops(const bool *drop)
-{
-    caplog_call *c = &log_.calls[log_.ncalls - 1];
-    int kept = 0;
-    for (int i = 0; i < c->nops; i++)
-        if (!drop[i])
-            c->ops[kept++] = c->ops[i];
-    log_.total_ops -= c->nops - kept;
-    c->nops = kept;
-}
-
-int capture_answer(const void *data, uint64_t bytes)
-{
-    if (!in_call || call_kind != CAPLOG_CALL_PROGRAM || log_.calls[log_.ncalls - 1].answered)
-        return -1;
-    caplog_call *c = &log_.calls[log_.ncalls - 1];
-    const uint8_t *answer = data, *lo = answer, *hi = answer + bytes;
-    for (int i = 0; i < npending; i++)
-        if (overlaps(&pending[i], answer, answer + bytes)) {
-            lo = pending[i].dst < lo ? pending[i].dst : lo;
-            hi = pending[i].dst + pending[i].count > hi ? pending[i].dst + pending[i].count : hi;
-        }
-    bool *drop = calloc((size_t)c->nops + 1, sizeof *drop);
-    if (!drop)
-        return -1;
-    /* The copies into the answer's memory land in hO at their place; the others went to host
-     * memory the grade never reads. */
-    for (int i = 0; i < npending; i++) {
-        if (overlaps(&pending[i], answer, answer + bytes))
-            c->ops[pending[i].op].dst.offset = pending[i].dst - lo;
-        else
-            drop[pending[i].op] = true;
-    }
-    drop_ops(drop);
-    free(drop);
-    npending = 0;
-    tl_error err;
-    if (caplog_set_answer(&log_, (uint64_t)(hi - lo), (uint64_t)(answer - lo), bytes, &err) != 0) {
-        caplog_refuse(&log_, "%s", err.msg);
-        return -1;
-    }
-    return 0;
-}
-
-void capture_program_end(void)
-{
-    if (!in_call || call_kind != CAPLOG_CALL_PROGRAM)
-        return;
-    if (!log_.calls[log_.ncalls - 1].answered) {
-        /* No answer: the downloads went nowhere graded. */
-        bool *drop = calloc((size_t)log_.calls[log_.ncalls - 1].nops + 1, sizeof *drop);
-        for (int i = 0; drop && i < npending; i++)
-            drop[pending[i].op] = true;
-        if (drop)
-            drop_ops(drop);
-        free(drop);
-    }
-    npending = 0;
-    capture_end();
-}
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
     if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
-        return fail(cudaErrorInvalidMemcpyDirection);
+        return capture_fail(cudaErrorInvalidMemcpyDirection);
     if (count == 0)
         return cudaSuccess;
     if (!dst || !src)
-        return fail(cudaErrorInvalidValue);
+        return capture_fail(cudaErrorInvalidValue);
     caplog_ref d, s;
-    bool d_dev = device_ref(dst, &d), s_dev = device_ref(src, &s);
-    if ((d_dev && !in_bounds(d, count)) || (s_dev && !in_bounds(s, count)))
-        return fail(cudaErrorInvalidValue);
+    bool d_dev = capture_device_ref(dst, &d), s_dev = capture_device_ref(src, &s);
+    if ((d_dev && !capture_in_bounds(d, count)) || (s_dev && !capture_in_bounds(s, count)))
+        return capture_fail(cudaErrorInvalidValue);
     caplog_op op = {.kind = CAPLOG_COPY, .dst = d, .src = s, .count = count};
     if (d_dev && s_dev)
-        return record(&op);
+        return capture_record(&op);
     bool program = in_call && call_kind == CAPLOG_CALL_PROGRAM;
     if (d_dev && program)
-        return program_upload(d, src, count);
+        return capture_program_upload(d, src, count);
     if (s_dev && program) {
         memset(dst, 0xff, count); /* the host learns nothing of device data */
-        return program_download(s, dst, count);
+        return capture_program_download(s, dst, count);
     }
     if (d_dev) {
-        if (!host_ref(src, count, &op.src) || op.src.buf == CAPLOG_BUF_HOST_P)
-            return refuse("cudaMemcpy to the device from host memory that is not an input: only "
-                          "the harness's M and N may be copied to the device, so a result computed "
-                          "on the host never reaches the check");
-        return record(&op);
+        if (!capture_host_ref(src, count, &op.src) || op.src.buf == CAPLOG_BUF_HOST_P)
+            return capture_refuse("cudaMemcpy to the device from host memory that is not an "
+                                  "input: only the harness's M and N may be copied to the device, "
+                                  "so a result computed on the host never reaches the check");
+        return capture_record(&op);
     }
     if (s_dev) {
         /* The host code sees no device data: what it reads back is the NaN pattern. Only a copy
          * into the harness's P is replayed. */
         memset(dst, 0xff, count);
-        const host_matrix *h = host_ref(dst, count, &op.dst);
-        return h && h->buf == CAPLOG_BUF_HOST_P ? record(&op) : cudaSuccess;
+        const capture_host_matrix *h = capture_host_ref(dst, count, &op.dst);
+        return h && h->buf == CAPLOG_BUF_HOST_P ? capture_record(&op) : cudaSuccess;
     }
     memmove(dst, src, count);
     return cudaSuccess;
@@ -404,10 +258,10 @@ cudaError_t cudaMemset(void *ptr, int value, size_t count)
     if (count == 0)
         return cudaSuccess;
     caplog_ref r;
-    if (!device_ref(ptr, &r) || !in_bounds(r, count))
-        return fail(cudaErrorInvalidValue);
+    if (!capture_device_ref(ptr, &r) || !capture_in_bounds(r, count))
+        return capture_fail(cudaErrorInvalidValue);
     caplog_op op = {.kind = CAPLOG_MEMSET, .dst = r, .count = count, .value = value & 0xff};
-    return record(&op);
+    return capture_record(&op);
 }
 
 cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t stream)
@@ -420,7 +274,7 @@ cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t str
 cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
     *ptr = malloc(size ? size : 1);
-    return *ptr ? cudaSuccess : fail(cudaErrorMemoryAllocation);
+    return *ptr ? cudaSuccess : capture_fail(cudaErrorMemoryAllocation);
 }
 
 cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags)
@@ -462,17 +316,6 @@ void __cudaRegisterFunction(void **handle, const char *host_fun, char *device_fu
     kernels[id] = (kernel_record){host_fun, id, CAPLOG_DEFAULT_DYNAMIC_SHARED};
 }
 
-void __cudaRegisterVar(void **handle, char *host_var, char *device_address, const char *device_name,
-                       int ext, size_t size, int constant, int global)
-{
-    (void)handle, (void)device_address, (void)ext, (void)constant, (void)global;
-    tl_error err;
-    int index = log_.nvars;
-    if (caplog_add_var(&log_, device_name, size, &err) != 0)
-        caplog_refuse(&log_, "%s", err.msg);
-    else
-        var_symbols[index] = host_var;
-}
 
 static kernel_record *kernel_of(const void *host_fun)
 {
@@ -486,7 +329,7 @@ cudaError_t __cudaGetKernel(cudaKernel_t *handle, const void *host_fun)
 {
     kernel_record *k = kernel_of(host_fun);
     if (!k)
-        return fail(cudaErrorInvalidDeviceFunction);
+        return capture_fail(cudaErrorInvalidDeviceFunction);
     *handle = (cudaKernel_t)(void *)k;
     return cudaSuccess;
 }
@@ -498,7 +341,7 @@ static cudaError_t launch(const kernel_record *k, dim3 grid, dim3 block, void **
     const char *name = log_.kernels[k->id];
     const ptx_entry_outline *e = outline ? ptx_outline_entry(outline, name) : NULL;
     if (!e)
-        return refuse("kernel %s is not in the module's PTX", name);
+        return capture_refuse("kernel %s is not in the module's PTX", name);
     static uint32_t arg_size[PTX_OUTLINE_MAX_PARAMS];
     static uint8_t bytes[CAPLOG_MAX_ARG_BYTES];
     static caplog_reloc relocs[CAPLOG_MAX_ARG_BYTES / 8];
@@ -512,21 +355,21 @@ static cudaError_t launch(const kernel_record *k, dim3 grid, dim3 block, void **
         ptx_kernel_name(name, shown, sizeof shown);
         caplog_launch_failed(&log_, "%.100s with grid (%u,%u,%u) and block (%u,%u,%u): %.150s",
                              shown, grid.x, grid.y, grid.z, block.x, block.y, block.z, problem);
-        return fail(cudaErrorInvalidConfiguration);
+        return capture_fail(cudaErrorInvalidConfiguration);
     }
     if (e->nparams > CAPLOG_MAX_ARGS)
-        return refuse("kernel %s has more than %d parameters", name, CAPLOG_MAX_ARGS);
+        return capture_refuse("kernel %s has more than %d parameters", name, CAPLOG_MAX_ARGS);
     for (int i = 0; i < e->nparams; i++) {
         uint32_t size = e->param_size[i];
         if (l.nbytes + size > CAPLOG_MAX_ARG_BYTES)
-            return refuse("kernel %s has more than %d bytes of parameters", name,
-                          CAPLOG_MAX_ARG_BYTES);
+            return capture_refuse("kernel %s has more than %d bytes of parameters", name,
+                                  CAPLOG_MAX_ARG_BYTES);
         memcpy(bytes + l.nbytes, args[i], size);
         for (uint32_t at = 0; at + 8 <= size; at += 8) {
             uint64_t v;
             memcpy(&v, bytes + l.nbytes + at, 8);
             caplog_ref ref;
-            if (device_ref((const void *)(uintptr_t)v, &ref)) {
+            if (capture_device_ref((const void *)(uintptr_t)v, &ref)) {
                 relocs[l.nrelocs++] = (caplog_reloc){l.nbytes + at, ref};
                 memset(bytes + l.nbytes + at, 0, 8);
             }
@@ -535,7 +378,7 @@ static cudaError_t launch(const kernel_record *k, dim3 grid, dim3 block, void **
         l.nbytes += size;
     }
     caplog_op op = {.kind = CAPLOG_LAUNCH, .launch = &l};
-    return record(&op);
+    return capture_record(&op);
 }
 
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **args,
@@ -556,17 +399,17 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
 {
     (void)stream;
     const kernel_record *k = kernel_of(func);
-    return k ? launch(k, grid, block, args, shared) : fail(cudaErrorInvalidDeviceFunction);
+    return k ? launch(k, grid, block, args, shared) : capture_fail(cudaErrorInvalidDeviceFunction);
 }
 
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
 {
     kernel_record *k = kernel_of(func);
     if (!k)
-        return fail(cudaErrorInvalidDeviceFunction);
+        return capture_fail(cudaErrorInvalidDeviceFunction);
     if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
         if (value < 0 || (uint32_t)value > CAPLOG_MAX_DYNAMIC_SHARED)
-            return fail(cudaErrorInvalidValue);
+            return capture_fail(cudaErrorInvalidValue);
         k->max_dynamic_shared = (uint32_t)value;
     }
     return cudaSuccess;
@@ -575,52 +418,9 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
 cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache config)
 {
     (void)config;
-    return kernel_of(func) ? cudaSuccess : fail(cudaErrorInvalidDeviceFunction);
+    return kernel_of(func) ? cudaSuccess : capture_fail(cudaErrorInvalidDeviceFunction);
 }
 
-/* In a lab's functions, symbols would let host bytes reach the device around the check on
- * copies; a program may fill a variable from what it imported (a convolution's mask). */
-cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
-                               enum cudaMemcpyKind kind)
-{
-    (void)kind;
-    if (!in_call || call_kind != CAPLOG_CALL_PROGRAM)
-        return refuse("cudaMemcpyToSymbol: copying host data into __device__ or __constant__ "
-                      "variables is not graded in a lab's functions");
-    int v = -1;
-    for (int i = 0; i < log_.nvars && v < 0; i++)
-        if (var_symbols[i] == symbol)
-            v = i;
-    if (v < 0)
-        return fail(cudaErrorInvalidSymbol);
-    if (offset > log_.var_sizes[v] || count > log_.var_sizes[v] - offset)
-        return fail(cudaErrorInvalidValue);
-    if (count == 0)
-        return cudaSuccess;
-    return program_upload((caplog_ref){CAPLOG_BUF_VAR + v, (int64_t)offset}, src, count);
-}
-
-cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
-                                    size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream)
-{
-    (void)stream;
-    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
-}
-
-/* Device data never reaches the host code. */
-cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
-                                 enum cudaMemcpyKind kind)
-{
-    (void)symbol, (void)offset, (void)kind;
-    memset(dst, 0xff, count);
-    return cudaSuccess;
-}
-
-cudaError_t cudaGetSymbolAddress(void **ptr, const void *symbol)
-{
-    (void)ptr, (void)symbol;
-    return refuse("cudaGetSymbolAddress is not graded");
-}
 
 /* ---- streams, events and errors: nothing runs, so nothing is asynchronous ------------------ */
 
@@ -662,7 +462,7 @@ cudaError_t cudaPeekAtLastError(void) { return last_error; }
 cudaError_t cudaEventCreate(cudaEvent_t *event)
 {
     *event = (cudaEvent_t)malloc(1);
-    return *event ? cudaSuccess : fail(cudaErrorMemoryAllocation);
+    return *event ? cudaSuccess : capture_fail(cudaErrorMemoryAllocation);
 }
 
 cudaError_t cudaEventDestroy(cudaEvent_t event)
@@ -696,11 +496,11 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags)
 {
     (void)ptr, (void)size, (void)flags;
-    return refuse("cudaMallocManaged is not graded (use cudaMalloc)");
+    return capture_refuse("cudaMallocManaged is not graded (use cudaMalloc)");
 }
 
 cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height)
 {
     (void)ptr, (void)pitch, (void)width, (void)height;
-    return refuse("cudaMallocPitch is not graded (use cudaMalloc)");
+    return capture_refuse("cudaMallocPitch is not graded (use cudaMalloc)");
 }

@@ -1,5 +1,5 @@
-/* Between the capture runtime (capture_rt.c, standing in for libcudart) and the main of a
- * capture program (capture_main.c). */
+/* Between the capture runtime (capture_rt.c and capture_program.c, standing in for libcudart)
+ * and the main of a capture program (capture_main.c) or its libwb layer (capture_wb.c). */
 #ifndef TILELAB_CAPTURE_RUNTIME_H
 #define TILELAB_CAPTURE_RUNTIME_H
 
@@ -26,7 +26,7 @@ void capture_set_host_matrices(const void *m, const void *n, const void *p, uint
 void capture_begin(caplog_call_kind kind, int j, int k, int l);
 void capture_end(void);
 
-/* Program calls (capture_wb.c). A host input the program imported: its bytes may be copied to
+/* Program calls (capture_program.c, called by capture_wb.c). A host input the program imported: its bytes may be copied to
  * the device. Returns its index (hI<n>), or -1 with the refusal recorded. */
 int capture_add_host_input(const void *base, uint64_t bytes, int file, caplog_input_kind kind);
 /* The memory the program hands to wbSolution: the device-to-host copies into it become copies
