@@ -35,9 +35,12 @@ static caplog_call *open_call(void)
 int capture_add_host_input(const void *base, uint64_t bytes, int file, caplog_input_kind kind)
 {
     tl_error err;
-    if (!in_program() || caplog_add_input(capture_log(), file, kind, bytes, &err) != 0) {
-        caplog_refuse(capture_log(), "%s",
-                      capture_in_call() ? err.msg : "an import outside the program's run");
+    if (!in_program()) {
+        caplog_refuse(capture_log(), "an import outside the program's run");
+        return -1;
+    }
+    if (caplog_add_input(capture_log(), file, kind, bytes, &err) != 0) {
+        caplog_refuse(capture_log(), "%s", err.msg);
         return -1;
     }
     int index = open_call()->ninputs - 1;
