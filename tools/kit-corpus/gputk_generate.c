@@ -18,8 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The exit status of a generator that could not write its dataset (tilelab's bad input). */
-#define KITGEN_EXIT_FAILED 2
 /* Folders the generators create are readable by all and writable by the owner. */
 #define KITGEN_FOLDER_MODE 0755
 
@@ -37,7 +35,7 @@ static void die(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
-    exit(KITGEN_EXIT_FAILED);
+    exit(TL_EXIT_BAD_INPUT);
 }
 
 static void *allocate(size_t n, size_t size, const char *what)
