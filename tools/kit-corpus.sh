@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU Teaching Kit's own labs graded by tilelab: the kit's dataset generators, built against
-# tilelab's libwb layer and a shim of the helpers they need (tools/kit-corpus/), write the kit's
+# tilelab's libwb layer and a shim of the libgputk functions they need (tools/kit-corpus/), write the kit's
 # datasets; the kit's lab programs (and tilelab's own `correct` ones) are graded on them with
 # `./tilelab grade --lab examples/kit-labs/LAB`. docs/corpus.md#the-kits-own-labs describes it;
 # `tools/kit-corpus.sh --help` lists the commands.

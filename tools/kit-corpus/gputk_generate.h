@@ -1,4 +1,4 @@
-/* gputk_generate.h: the libgputk helpers the GPU Teaching Kit's dataset generators call, for
+/* gputk_generate.h: the libgputk functions the GPU Teaching Kit's dataset generators call, for
  * building those generators unchanged against tilelab's libwb layer (tools/kit-corpus.sh).
  *
  * tilelab's gputk.h already gives what a lab program uses (gpuTKImport, gpuTKExport of an image,
