@@ -9,7 +9,8 @@
 #include <sys/stat.h>
 
 static const char usage[] =
-    "usage: ./tilelab check-dataset DIR... [--tolerance bound|libwb|exact] [--threads N]\n"
+    "usage: ./tilelab check-dataset DIR... [--tolerance bound|libwb|exact|libgputk]\n"
+    "                                      [--threads N]\n"
     "\n"
     "Validates datasets in libwb's layout. DIR is one dataset (a folder holding input0.raw,\n"
     "input1.raw and output.raw) or a folder of them (e.g. datasets/03-arbitrary, whose numbered\n"
@@ -27,6 +28,8 @@ static const char usage[] =
     "                          values are the product rounded to two decimals\n"
     "                   libwb  libwb's own comparison: |expected - product| <= 0.2\n"
     "                   exact  bit for bit the product rounded to float, as tilelab writes it\n"
+    "                   libgputk  the labs repository's libgputk since May 2026:\n"
+    "                          |expected - product| <= 0.2 + 1e-5 |product|\n"
     "  --threads N    threads for the recomputation (default: one per CPU)\n"
     "\n"
     "exit status: 0 all ok, 1 an expected output is wrong, 2 a file is missing or malformed\n";

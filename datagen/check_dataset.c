@@ -1,4 +1,4 @@
-/* Checking a dataset folder: is output.raw the product A*B, under one of three rules?
+/* Checking a dataset folder: is output.raw the product A*B, under one of four rules?
  *
  * C is A*B recomputed in double, r = fl32(C) the float nearest it (what tilelab's generator
  * writes), e an expected value from output.raw, S = (|A||B|)ij, q half a unit in the last digit
@@ -6,6 +6,8 @@
  *
  *   exact  e and r have the same bits.
  *   libwb  libwb's comparison of e and r (tl_libwb_close): |e - r| <= 0.2 in float.
+ *   libgputk  the labs repository's libgputk (tl_libgputk_close): |e - r| <= 0.2 + 1e-5 |r|,
+ *          r in the place of a program's value.
  *   bound  |e - C| <= (gamma_{k+1} S + 2^-24 (1 + 2^-23) |e| + q + (k+1) 2^-126) (1 + 2^-40)
  *
  * The bound holds for a file whose values any fp32 computation of the product wrote, in any
@@ -93,6 +95,10 @@ static bool element_ok(const element_rule *er, float e, double c, float r, doubl
     case TL_TOLERANCE_LIBWB:
         *ratio = fabs((double)e - (double)r) / TL_LIBWB_TOLERANCE;
         return tl_libwb_close(e, r);
+    case TL_TOLERANCE_LIBGPUTK:
+        *ratio = fabs((double)e - (double)r) /
+                 (TL_LIBWB_TOLERANCE + TL_LIBGPUTK_RELATIVE * fabs((double)r));
+        return tl_libgputk_close(e, r);
     case TL_TOLERANCE_BOUND:
     default: {
         const double allowed =

@@ -196,7 +196,8 @@ typedef enum tl_check_kind {
     TL_CHECK_LIBWB,     /* libwb's comparison (tl_check_libwb) */
     TL_CHECK_EXACT,     /* integers, equal or not (tl_check_integers) */
     TL_CHECK_IDENTICAL, /* floats, equal or not (tl_check_identical) */
-    TL_CHECK_IMAGE      /* libwb's rule for images (tl_check_image) */
+    TL_CHECK_IMAGE,     /* libwb's rule for images (tl_check_image) */
+    TL_CHECK_LIBGPUTK   /* the labs repository's libgputk (tl_check_libgputk) */
 } tl_check_kind;
 
 #define TL_CHECK_FIRST_N 5
@@ -258,6 +259,8 @@ void tl_product_ref_free(tl_product_ref *ref);
  * element must be tl_libwb_close to the expected one. Unlike libwb it never stops at the first
  * bad element. */
 void tl_check_libwb(const tl_matrix *expected, const tl_matrix *got, tl_check_report *rep);
+/* The same with the labs repository's libgputk rule (tl_libgputk_close). */
+void tl_check_libgputk(const tl_matrix *expected, const tl_matrix *got, tl_check_report *rep);
 
 /* Integer results (libwb's integral_vector and histogram types): every element must equal the
  * expected one exactly. `expected` holds whole numbers below 2^24 in magnitude (exact in
@@ -290,6 +293,11 @@ uint64_t tl_ulps_between(float a, float b);
  * |expected - got|, rounded to float, must be at most 0.2f. NaN is never close. */
 #define TL_LIBWB_TOLERANCE 0.2f
 bool tl_libwb_close(float expected, float got);
+/* The comparison of the labs repository's libgputk (gputkComparator.h, since May 2026):
+ * |expected - got| <= 0.2 + 1e-5 * |got|, computed in float (its solution check passes the
+ * program's value second, and the share is of that one). NaN is never close. */
+#define TL_LIBGPUTK_RELATIVE 1e-5f
+bool tl_libgputk_close(float expected, float got);
 
 /* How closely a value must match the one it should be. The dataset checker (datagen.h) holds a
  * dataset's expected output to the product recomputed in double precision (docs/datasets.md
@@ -306,10 +314,14 @@ typedef enum tl_tolerance {
     TL_TOLERANCE_LIBWB,
     /* Equal: a dataset's value bit for bit the recomputed product rounded to float (what
      * tilelab writes), an answer's value equal to the expected one. */
-    TL_TOLERANCE_EXACT
+    TL_TOLERANCE_EXACT,
+    /* The Teaching Kit labs repository's libgputk since May 2026 (tl_libgputk_close): libwb's
+     * 0.2 plus 1e-5 of the value checked, so long float sums whose expected totals the kit's
+     * generators added up in float still pass. */
+    TL_TOLERANCE_LIBGPUTK
 } tl_tolerance;
 
-/* "bound", "libwb" or "exact"; -1 for anything else. */
+/* "bound", "libwb", "exact" or "libgputk"; -1 for anything else. */
 int tl_tolerance_parse(const char *name, tl_tolerance *out);
 const char *tl_tolerance_name(tl_tolerance rule);
 

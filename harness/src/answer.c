@@ -87,6 +87,8 @@ static int check_floats(const tl_answer_spec *spec, const tl_import *got,
     } else if (spec->tolerance == TL_TOLERANCE_BOUND && A && B && A->cols == B->rows &&
                expected->rows == A->rows && expected->cols == B->cols) {
         return tl_check_product(A, B, expected, &g, rep, err);
+    } else if (spec->tolerance == TL_TOLERANCE_LIBGPUTK) {
+        tl_check_libgputk(expected, &g, rep);
     } else {
         tl_check_libwb(expected, &g, rep);
     }

@@ -252,6 +252,35 @@ void tl_check_libwb(const tl_matrix *expected, const tl_matrix *got, tl_check_re
     compare_all(expected, got, libwb_bound_of, libwb_within, NULL, rep);
 }
 
+/* libgputk's rule for one element; the ratio is against its bound for the value got. */
+static bool libgputk_within(float got, float expected, double bound, double *ratio)
+{
+    (void)bound;
+    double allowed = TL_LIBWB_TOLERANCE + TL_LIBGPUTK_RELATIVE * fabs((double)got);
+    *ratio = isfinite(got) ? fabs((double)got - (double)expected) / allowed : INFINITY;
+    return tl_libgputk_close(expected, got);
+}
+
+/* The bound a report shows: the share of the expected value (the value got's differs from it
+ * by 1e-5 of their difference). */
+static double libgputk_bound_of(const void *ctx, int64_t index, float expected)
+{
+    (void)ctx;
+    (void)index;
+    return TL_LIBWB_TOLERANCE + TL_LIBGPUTK_RELATIVE * fabsf(expected);
+}
+
+void tl_check_libgputk(const tl_matrix *expected, const tl_matrix *got, tl_check_report *rep)
+{
+    report_reset(rep);
+    rep->kind = TL_CHECK_LIBGPUTK;
+    snprintf(rep->policy, sizeof rep->policy,
+             "libgputk: |got-expected| <= 0.2 + 1e-5 |expected| in float");
+    if (shapes_differ(expected, got, rep))
+        return;
+    compare_all(expected, got, libgputk_bound_of, libgputk_within, NULL, rep);
+}
+
 void tl_check_integers(const tl_matrix *expected, const int64_t *got, int rows, int cols,
                        tl_check_report *rep)
 {
@@ -354,6 +383,7 @@ static const char *pass_rule(tl_check_kind kind)
 {
     switch (kind) {
     case TL_CHECK_LIBWB: return "within libwb's tolerance";
+    case TL_CHECK_LIBGPUTK: return "within libgputk's tolerance";
     case TL_CHECK_IMAGE: return "within libwb's image tolerance";
     case TL_CHECK_IDENTICAL: return "equal to the expected ones";
     default: return "within the fp32 error bound";

@@ -44,11 +44,20 @@ bool tl_libwb_close(float expected, float got)
     return diff <= TL_LIBWB_TOLERANCE;
 }
 
-static const char *const rule_names[] = {"bound", "libwb", "exact"};
+bool tl_libgputk_close(float expected, float got)
+{
+    if (isnan(expected) || isnan(got))
+        return false;
+    /* gpuTKSolution compares (expected, program's value) with _almostEqual(actual, expected),
+     * so the share is of the program's value. */
+    return fabsf(expected - got) <= TL_LIBWB_TOLERANCE + TL_LIBGPUTK_RELATIVE * fabsf(got);
+}
+
+static const char *const rule_names[] = {"bound", "libwb", "exact", "libgputk"};
 
 int tl_tolerance_parse(const char *name, tl_tolerance *out)
 {
-    for (int i = 0; name && i <= TL_TOLERANCE_EXACT; i++) {
+    for (int i = 0; name && i <= TL_TOLERANCE_LIBGPUTK; i++) {
         if (strcmp(name, rule_names[i]) == 0) {
             *out = (tl_tolerance)i;
             return 0;
@@ -59,7 +68,7 @@ int tl_tolerance_parse(const char *name, tl_tolerance *out)
 
 const char *tl_tolerance_name(tl_tolerance rule)
 {
-    return (int)rule >= 0 && rule <= TL_TOLERANCE_EXACT ? rule_names[rule] : "?";
+    return (int)rule >= 0 && rule <= TL_TOLERANCE_LIBGPUTK ? rule_names[rule] : "?";
 }
 
 static int digit_value(char c, bool hex)

@@ -109,7 +109,7 @@ static int read_doc(const cJSON *doc, const char *path, runner_program_lab *lab,
         return -1;
     if (tl_tolerance_parse(tolerance, &lab->tolerance) != 0)
         return tl_error_set(err, "%s: \"tolerance\" is \"%s\"; expected one of bound, libwb, "
-                            "exact", path, tolerance);
+                            "exact, libgputk", path, tolerance);
     int a = one_of(answer, answers, RUNNER_ANSWER_RULES, "answer", path, err);
     if (a < 0)
         return -1;

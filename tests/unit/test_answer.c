@@ -76,6 +76,23 @@ Test(answer, vector_at_libwbs_edge)
     cr_assert_eq(rep.first[1].row, 1);
 }
 
+/* A reduction's total the kit's generator added up in float (62673.17 for the exact 62673.60):
+ * libwb's absolute 0.2 fails the right answer, the labs repository's libgputk passes it. */
+Test(answer, libgputk_allows_a_share_of_the_value)
+{
+    const char *expected = write_text("output.raw", "1\n62673.17\n");
+    float total[] = {62673.60f};
+    tl_import got = floats(total, 1, 1);
+    tl_answer_spec libwb = {TL_ANSWER_VECTOR, TL_TOLERANCE_LIBWB, NULL, NULL};
+    tl_answer_spec libgputk = {TL_ANSWER_VECTOR, TL_TOLERANCE_LIBGPUTK, NULL, NULL};
+    cr_assert(!check_ok(&libwb, &got, expected).pass);
+    tl_check_report rep = check_ok(&libgputk, &got, expected);
+    cr_assert(rep.pass);
+    cr_assert_eq(rep.kind, TL_CHECK_LIBGPUTK);
+    total[0] = 62674.0f; /* 0.83 off: past 0.2 + 1e-5 x 62674 = 0.827 */
+    cr_assert(!check_ok(&libgputk, &got, expected).pass);
+}
+
 Test(answer, exact_means_equal_values)
 {
     const char *expected = write_text("output.raw", "1 3\n1 0 -2\n");

@@ -77,7 +77,7 @@ Test(program_lab, bad_descriptions_say_what_is_wrong)
          "\"output\": \"o\", \"datasets\": \"datasets\"}",
          "\"type\" is \"tensor\"; expected one of matrix, vector, integral_vector, histogram, image"},
         {"{\"name\": \"x\", \"type\": \"vector\", \"tolerance\": \"close\", \"inputs\": [\"a\"], "
-         "\"output\": \"o\", \"datasets\": \"datasets\"}", "expected one of bound, libwb, exact"},
+         "\"output\": \"o\", \"datasets\": \"datasets\"}", "expected one of bound, libwb, exact, libgputk"},
         {"{\"name\": \"x\", \"type\": \"vector\", \"tolerance\": \"bound\", \"inputs\": [\"a\"], "
          "\"output\": \"o\", \"datasets\": \"datasets\"}", "for \"type\": \"matrix\" only"},
         {"{\"name\": \"x\", \"type\": \"image\", \"tolerance\": \"libwb\", \"answer\": \"sum\", "

@@ -71,6 +71,26 @@ static double quantum(const char *token)
     return tl_text_quantum(token, strlen(token));
 }
 
+Test(libgputk_close, two_tenths_and_a_share_of_the_expected_value)
+{
+    cr_expect(tl_libgputk_close(1.0f, 1.2f));
+    cr_expect(!tl_libgputk_close(1.0f, 1.21f));
+    /* 0.2 + 1e-5 x the value got: 9.22 at 901935.81 */
+    cr_expect(tl_libgputk_close(901936.75f, 901935.81f));
+    cr_expect(!tl_libgputk_close(901936.75f, 901926.0f));
+    /* The share is of the value got, not of the expected one: 1e-5 x 1e6 = 10 */
+    cr_expect(tl_libgputk_close(0, 1e6f) == false);
+    cr_expect(tl_libgputk_close(999990.0f, 1e6f));
+    cr_expect(!tl_libgputk_close(1e6f, 999989.0f));
+    cr_expect(!tl_libgputk_close(0, NAN));
+    /* Unlike libwb, 0.2 against an exact 0 is within (no strict case). */
+    cr_expect(tl_libgputk_close(0.2f, 0));
+    tl_tolerance t;
+    cr_assert_eq(tl_tolerance_parse("libgputk", &t), 0);
+    cr_expect_eq(t, TL_TOLERANCE_LIBGPUTK);
+    cr_expect_str_eq(tl_tolerance_name(TL_TOLERANCE_LIBGPUTK), "libgputk");
+}
+
 Test(quantum, half_a_unit_in_the_last_digit)
 {
     cr_assert_float_eq(quantum("1.25"), 0.005, 1e-18);
