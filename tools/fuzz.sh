@@ -35,7 +35,7 @@ FLAGS=(-std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undef
        -I"$ROOT/harness" -I"$ROOT/capture" -I"$ROOT/ptx" -I"$ROOT/perfmodel")
 sources_of() {
   case "$1" in
-    capture_log) echo "$ROOT/tests/fuzz/fuzz_capture_log.c $ROOT/capture/src/capture_log.c $ROOT/harness/src/error.c" ;;
+    capture_log) echo "$ROOT/tests/fuzz/fuzz_capture_log.c $ROOT/capture/src/capture_log.c $ROOT/capture/src/capture_log_read.c $ROOT/harness/src/error.c" ;;
     ptx) echo "$ROOT/tests/fuzz/fuzz_ptx.c $(ls "$ROOT"/ptx/*.c | tr '\n' ' ') $ROOT/ptx/mufu_tables.S -Wa,-I$ROOT/ptx/mufu -lz" ;;
     cubin) echo "$ROOT/tests/fuzz/fuzz_cubin.c $ROOT/perfmodel/src/pm_cubin.c" ;;
     *) return 1 ;;
