@@ -396,7 +396,7 @@ cmd_grade() {
   {
     printf 'lab\tprogram\tdatasets\tverdicts\ttotal\ttime\n'
     cut -f1-6 "$rows"
-  } | column -t -s $'\t' | tee "$out/summary.txt"
+  } | { if command -v column >/dev/null; then column -t -s $'\t'; else tr '\t' ' '; fi; } | tee "$out/summary.txt"
   local entry lab_k names why
   for entry in "${KNOWN[@]}"; do
     IFS='|' read -r lab_k names why <<<"$entry"

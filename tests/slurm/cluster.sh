@@ -1,9 +1,8 @@
 # A single-node Slurm cluster for the tests, sourced by slurm_cases.sh: a munge key and munged,
 # slurmctld and slurmd, all with their files under one temporary folder, on ports of their own.
-#   slurm_start DIR   start everything (returns 77 with a message when this host cannot); with
-#                     SLURM_GPUS=N the node has N GPUs as a gres (gpu:N, /dev/nvidia0..N-1);
-#                     SLURM_PLUGIN_DIR names Slurm's plugins where they are not where it was built
-#                     to find them (a Slurm unpacked under another prefix)
+#   slurm_start DIR   start everything (returns 77 with a message when this host cannot);
+#                     TEST_SLURM_PLUGIN_DIR names Slurm's plugins where they are not where it
+#                     was built to find them (a Slurm unpacked under another prefix)
 #   slurm_stop        stop every daemon slurm_start started (call it from a trap)
 # After slurm_start, SLURM_CONF is exported, so sbatch, squeue, sinfo and sacct find the cluster.
 
@@ -67,18 +66,10 @@ StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
 SlurmctldLogFile=$dir/log/slurmctld.log
 SlurmdLogFile=$dir/log/slurmd.log
-${SLURM_PLUGIN_DIR:+PluginDir=$SLURM_PLUGIN_DIR}
-NodeName=$host CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN${SLURM_GPUS:+ Gres=gpu:$SLURM_GPUS}
+${TEST_SLURM_PLUGIN_DIR:+PluginDir=$TEST_SLURM_PLUGIN_DIR}
+NodeName=$host CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN
 PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
-  if [ -n "${SLURM_GPUS:-}" ]; then
-    echo "GresTypes=gpu" >>"$dir/slurm.conf"
-    # gres.conf beside slurm.conf: the GPUs' device files, so a task gets the one it asked for.
-    local g
-    for g in $(seq 0 $((SLURM_GPUS - 1))); do
-      echo "Name=gpu File=/dev/nvidia$g"
-    done >"$dir/gres.conf"
-  fi
   export SLURM_CONF="$dir/slurm.conf"
   slurmctld -D -i -f "$SLURM_CONF" >"$dir/log/slurmctld.out" 2>&1 &
   SLURM_PIDS+=("$!")

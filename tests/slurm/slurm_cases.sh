@@ -92,25 +92,6 @@ attacks)
   diff <(totals "$work/local/gradebook.csv") <(totals "$work/out/gradebook.csv") \
     || fail "the Slurm gradebook's totals differ from a local grading's"
   ;;
-gpu_class)
-  # The example class through Slurm on a GPU node, each task asking for the GPU (--gres gpu:1),
-  # against a local grading on the same GPU: the same correctness points, the same order of
-  # performance points (tools/compare-grades.sh). Needs a CUDA device (skipped without one).
-  command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 || { echo "SKIP: no CUDA device here"; exit 77; }
-  SLURM_GPUS=1 slurm_start "$work/cluster" || exit $?
-  "$cli" grade "$class" --lab 02 --backend gpu --timeout 10 --slurm --gres gpu:1 \
-    --out "$work/out" >"$work/stdout" 2>"$work/stderr" || { cat "$work/stderr"; fail "grade --slurm exited $?"; }
-  cat "$work/stdout"
-  # sbatch refuses --gres gpu:1 on a node without that gres: the tasks ran with the GPU.
-  grep -q '"predicted_time":[[:space:]]*false' "$work/out/journal/alice.json" || fail "alice: not timed on the GPU"
-  grep -q '"device":[[:space:]]*"NVIDIA' "$work/out/journal/alice.json" || fail "alice: not graded on the GPU"
-  mkdir "$work/local"
-  cp "$work/out/.performance-seed" "$work/local/"
-  "$cli" grade "$class" --lab 02 --backend gpu --timeout 10 --jobs 2 --quiet --out "$work/local" \
-    >/dev/null 2>"$work/local.err" || { cat "$work/local.err"; fail "local grading"; }
-  "$root/tools/compare-grades.sh" "$work/local/gradebook.csv" "$work/out/gradebook.csv" local slurm \
-    || fail "the Slurm grading's correctness points or performance order differ from a local one's"
-  ;;
 kit_lab)
   # A described lab's class (whole libwb programs) through Slurm: every task reads the lab's
   # description again; the same totals as a local grading.
