@@ -12,6 +12,22 @@ static bool ends_with(const char *s, const char *tail)
 }
 
 /* One input file's stub: what the program may know of it before it runs (its shape). */
+/* Whether a file starts as libwb's numbers files do, with a first line of one or two whole
+ * numbers (the length, or rows and columns): one that then does not read is a broken numbers
+ * file, not text. */
+static bool numeric_header(const char *file)
+{
+    FILE *f = fopen(file, "r");
+    char first[128] = "";
+    bool got = f && fgets(first, sizeof first, f);
+    if (f)
+        fclose(f);
+    unsigned long a, b;
+    char tail[2];
+    return got && (sscanf(first, "%lu %lu %1s", &a, &b, tail) == 2 ||
+                   sscanf(first, "%lu %1s", &a, tail) == 1);
+}
+
 int program_write_stub(const char *dir, int index, const char *file, const tl_matrix *generated,
                       tl_error *err)
 {
@@ -29,12 +45,12 @@ int program_write_stub(const char *dir, int index, const char *file, const tl_ma
     } else if (tl_import_file(file, TL_IMPORT_REAL, &imp, err) == 0) {
         snprintf(line, sizeof line, "%s matrix %d %d 0\n", CAPLOG_STUB_MAGIC, imp.rows, imp.cols);
         tl_import_free(&imp);
-    } else if (tl_import_file(file, TL_IMPORT_TEXT, &imp, err) == 0) {
+    } else if (!numeric_header(file) && tl_import_file(file, TL_IMPORT_TEXT, &imp, err) == 0) {
         /* Not numbers: the program can only import it as text. */
         snprintf(line, sizeof line, "%s text %d 0 0\n", CAPLOG_STUB_MAGIC, imp.rows);
         tl_import_free(&imp);
     } else {
-        return -1;
+        return -1; /* a numbers file that does not read: err says where (the dataset's fault) */
     }
     char path[PATH_MAX];
     if (index < 0)

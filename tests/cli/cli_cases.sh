@@ -121,6 +121,22 @@ binary_and_large)
   run 0 "$cli" datasets 02 --size 40x24x8 --format binary --out "$work/b" --check; has "binary created"
   head -c 8 "$work/b/0/input0.raw" | grep -q TILELAB || fail "no binary magic"
   ;;
+program_bad_datasets)
+  # A whole program on broken datasets: bad input naming the file and place, never the
+  # program's fault; a description that is not one says which key.
+  lab="$TILELAB_ROOT/examples/kit-labs/vector-add"
+  src="$lab/submissions/correct/main.cu"
+  mkdir -p "$work/d/0"
+  printf '3\n1\n2\n' >"$work/d/0/input0.raw"
+  printf '3\n1\n2\n3\n' >"$work/d/0/input1.raw"
+  printf '3\n2\n4\n6\n' >"$work/d/0/output.raw"
+  run 2 "$cli" run "$lab" --source "$src" --dataset "$work/d/0" --backend cpu --no-time
+  has "BAD INPUT"
+  has "input0.raw: ended after 2 of 3 values"
+  printf '{"name": "x", "type": "vector", "tolerance": "close", "inputs": ["a"],\n "output": "o", "datasets": "d"}\n' >"$work/lab.json"
+  run 2 "$cli" run "$work/lab.json" --source "$src"
+  has '"tolerance" is "close"; expected one of bound, libwb, exact, libgputk'
+  ;;
 save_outputs_names)
   # Two datasets whose folders share a name ("0"), one given with a trailing slash: two files,
   # each named with the folder above, each holding its own dataset's result (16x16 and 32x32).
