@@ -216,42 +216,12 @@ static int parse(int argc, char **argv, options *o)
     return TL_EXIT_OK;
 }
 
-/* Datasets sort by the number that names their folder. */
-static int by_number(const void *a, const void *b)
-{
-    const char *x = strrchr(*(char *const *)a, '/'), *y = strrchr(*(char *const *)b, '/');
-    int i = atoi(x ? x + 1 : *(char *const *)a), j = atoi(y ? y + 1 : *(char *const *)b);
-    return (i > j) - (i < j);
-}
-
 /* The shipped datasets: datasets/LAB/<i>, in numeric order. Returns how many, or -1. */
 static int shipped_datasets(const tl_lab *lab, char ***out)
 {
     char dir[2048];
     snprintf(dir, sizeof dir, "%s/datasets/%s", cli_root(), lab->id);
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    char **list = NULL;
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        if (e->d_name[0] < '0' || e->d_name[0] > '9')
-            continue;
-        char path[2048 + 260];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (!cli_is_dataset(path))
-            continue;
-        char **grown = realloc(list, (size_t)(n + 1) * sizeof *list);
-        if (!grown)
-            break;
-        list = grown;
-        list[n++] = strdup(path);
-    }
-    closedir(d);
-    if (n > 1)
-        qsort(list, (size_t)n, sizeof *list, by_number);
-    *out = list;
-    return n;
+    return run_dataset_folders(dir, "input0.raw", true, out);
 }
 
 /* ---- one dataset's line ----------------------------------------------------------------- */

@@ -14,6 +14,7 @@
 
 #define MAX_PROGRAM_DATASETS 256
 
+/* Datasets sort by the number that names their folder. */
 static int by_number(const void *a, const void *b)
 {
     const char *x = strrchr(*(char *const *)a, '/'), *y = strrchr(*(char *const *)b, '/');
@@ -23,17 +24,22 @@ static int by_number(const void *a, const void *b)
 
 int run_program_datasets(const runner_program_lab *lab, char ***out)
 {
-    DIR *d = opendir(lab->datasets);
+    return run_dataset_folders(lab->datasets, lab->inputs[0], false, out);
+}
+
+int run_dataset_folders(const char *dir, const char *marker, bool numbered, char ***out)
+{
+    DIR *d = opendir(dir);
     if (!d)
         return -1;
     char **list = NULL;
     int n = 0;
     for (struct dirent *e; (e = readdir(d)) && n < MAX_PROGRAM_DATASETS;) {
-        if (e->d_name[0] == '.')
+        if (e->d_name[0] == '.' || (numbered && (e->d_name[0] < '0' || e->d_name[0] > '9')))
             continue;
         char path[PATH_MAX], first[PATH_MAX + 300];
-        snprintf(path, sizeof path, "%.3500s/%.255s", lab->datasets, e->d_name);
-        snprintf(first, sizeof first, "%s/%s", path, lab->inputs[0]);
+        snprintf(path, sizeof path, "%.3500s/%.255s", dir, e->d_name);
+        snprintf(first, sizeof first, "%s/%s", path, marker);
         if (access(first, R_OK) != 0)
             continue;
         char **grown = realloc(list, (size_t)(n + 1) * sizeof *list);

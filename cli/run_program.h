@@ -23,5 +23,9 @@ int run_program(const run_program_options *o);
 /* The lab's dataset folders (those holding its first input), in numeric order (malloc'd
  * strings); -1 when its datasets folder cannot be read. */
 int run_program_datasets(const runner_program_lab *lab, char ***out);
+/* The folders of `dir` that hold the file `marker` (`numbered`: only those whose name starts
+ * with a digit), at most 256, in the numeric order of their names; -1 when `dir` cannot be
+ * read. */
+int run_dataset_folders(const char *dir, const char *marker, bool numbered, char ***out);
 
 #endif /* TILELAB_CLI_RUN_PROGRAM_H */
