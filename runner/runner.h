@@ -117,7 +117,8 @@ typedef struct runner_config {
      * (run --no-sandbox, or no bubblewrap on a student's own machine) goes without. */
     bool sandbox;
     int slot;                 /* worker slot: with root, builds and captures run as uid
-                                 RUNNER_SLOT_UID_BASE + slot, so no two share a process limit */
+                                 RUNNER_SLOT_UID_BASE + slot, so no two share a process limit
+                                 (default: this process's id modulo RUNNER_MAX_SLOTS) */
     const char *turns;        /* a lock file GPU replays and timed CPU replays take turns on,
                                  held by the runner (never by student code); NULL: none */
     int build_timeout_s, capture_timeout_s, replay_timeout_s;
@@ -149,8 +150,8 @@ typedef struct runner_config {
 #define RUNNER_CPU_LIMIT_PER_MAC 32.0
 #define RUNNER_CPU_LIMIT_DEBUG_FACTOR 8.0
 
-/* Defaults: the backend given, sandbox on, slot 0, timeouts 300 s build, 30 s capture, 60 s
- * replay, 10 repetitions on a GPU and 3 on the CPU backend. */
+/* Defaults: the backend given, sandbox on, a slot of this process's own, timeouts 300 s build,
+ * 30 s capture, 60 s replay, 10 repetitions on a GPU and 3 on the CPU backend. */
 void runner_config_default(runner_config *c, runner_backend backend);
 
 /* Whether bubblewrap works here; when not, *why says what is missing. */
