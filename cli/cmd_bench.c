@@ -17,6 +17,11 @@
 #include <unistd.h>
 
 #define MAX_REPS 64
+/* bench labs' shapes: N^3, N x N/2 x N and (N/2)^3. */
+#define BENCH_SHAPES 3
+/* Lab 06's reference against cuBLAS, percent: at N^3, and at the two smaller shapes. */
+#define CHALLENGE_TARGET_FULL 85.0
+#define CHALLENGE_TARGET 75.0
 
 static const char usage[] =
     "usage: ./tilelab bench [datasets | cpu | labs | front-door] [--size N] [--reps R]\n"
@@ -28,7 +33,8 @@ static const char usage[] =
     "  cpu           the CPU backend: interpreter speed (thread-instructions per second on one\n"
     "                core and on all) and wall time of the 02 and 03 references on 256/257\n"
     "                datasets, the fastest of R runs each (a shared machine is noisy)\n"
-    "  labs          (needs a GPU) every lab's reference solution at NxNxN (lab 04: N x N/2 x N),\n"
+    "  labs          (needs a GPU) every lab's reference solution at NxNxN (lab 04: N x N/2 x N;\n"
+    "                lab 06 also at N x N/2 x N and (N/2)^3, the sizes its target names),\n"
     "                next to cuBLAS SGEMM timed in the same process on the same buffers, lab 05's\n"
     "                unpadded baseline, and the same solution timed through the grader's path\n"
     "                (capture and tilelab-replay) on the same dataset\n"
@@ -212,7 +218,8 @@ static double replayed_ms(const tl_lab *lab, const char *source, const char *dat
 }
 
 /* One lab: its solution built with the cuBLAS comparison, run once on the dataset. */
-static void bench_one_lab(const tl_lab *lab, const char *dataset, tl_size size, int reps)
+static void bench_one_lab(const tl_lab *lab, const char *dataset, tl_size size, int reps,
+                          double target_percent)
 {
     char source[PATH_MAX - 64];
     snprintf(source, sizeof source, "%s/solutions/%s/solution.cu", cli_root(), lab->id);
@@ -257,6 +264,9 @@ static void bench_one_lab(const tl_lab *lab, const char *dataset, tl_size size, 
            ms > 0 && replay_ms > 0 ? 100.0 * (replay_ms - ms) / ms : 0, replay_verdict);
     if (base_ms > 0 && ms > 0)
         printf("   baseline %.3f ms: padded is %.2fx faster", base_ms, base_ms / ms);
+    if (target_percent > 0 && cublas_gflops > 0)
+        printf("   target >= %.0f%% of cuBLAS: %s", target_percent,
+               100.0 * gflops / cublas_gflops >= target_percent ? "met" : "MISSED");
     putchar('\n');
     fflush(stdout);
     cJSON_Delete(doc);
@@ -270,20 +280,22 @@ static int bench_labs(int size, int reps, int threads)
         fprintf(stderr, "bench labs: needs a CUDA device, and there is none here [%s]\n", device);
         return 4;
     }
-    tl_size square = {size, size, size}, rect = {size, size / 2 > 0 ? size / 2 : 1, size};
-    char dir_sq[PATH_MAX - 64], dir_rect[PATH_MAX - 64];
-    snprintf(dir_sq, sizeof dir_sq, "%s/build/bench-datasets/%dx%dx%d", cli_root(), square.m,
-             square.k, square.n);
-    snprintf(dir_rect, sizeof dir_rect, "%s/build/bench-datasets/%dx%dx%d", cli_root(), rect.m,
-             rect.k, rect.n);
+    int half = size / 2 > 0 ? size / 2 : 1;
+    /* Every lab at N^3 (lab 04 at N x N/2 x N); the challenge also at (N/2)^3 and N x N/2 x N,
+     * the sizes its target names. */
+    tl_size shapes[BENCH_SHAPES] = {{size, size, size}, {size, half, size}, {half, half, half}};
+    char dirs[BENCH_SHAPES][PATH_MAX - 64];
     tl_gen_options g = {1, TL_FORMAT_BINARY, true, threads, false};
     tl_gen_result res;
     tl_error err;
-    fprintf(stderr, "bench labs: writing the %dx%dx%d and %dx%dx%d datasets ...\n", square.m,
-            square.k, square.n, rect.m, rect.k, rect.n);
-    if (tl_dataset_generate(dir_sq, 0, square, &g, &res, &err) != 0 ||
-        tl_dataset_generate(dir_rect, 0, rect, &g, &res, &err) != 0)
-        return cli_fail("bench labs: %s", err.msg);
+    for (int i = 0; i < BENCH_SHAPES; i++) {
+        snprintf(dirs[i], sizeof dirs[i], "%s/build/bench-datasets/%dx%dx%d", cli_root(),
+                 shapes[i].m, shapes[i].k, shapes[i].n);
+        fprintf(stderr, "bench labs: writing the %dx%dx%d dataset ...\n", shapes[i].m,
+                shapes[i].k, shapes[i].n);
+        if (tl_dataset_generate(dirs[i], 0, shapes[i], &g, &res, &err) != 0)
+            return cli_fail("bench labs: %s", err.msg);
+    }
     printf("reference solutions on %s, kernel time = median of %d CUDA-event timed launches,\n"
            "L2 flushed before each; cuBLAS SGEMM (plain fp32, no TF32) timed the same way in the "
            "same process\n",
@@ -296,7 +308,14 @@ static int bench_labs(int size, int reps, int threads)
     const tl_lab *labs = tl_labs(&nlabs);
     for (int i = 0; i < nlabs; i++) {
         bool rectangular = strcmp(labs[i].id, "04-rectangular") == 0;
-        bench_one_lab(&labs[i], rectangular ? dir_rect : dir_sq, rectangular ? rect : square, reps);
+        bool challenge = strcmp(labs[i].id, "06-challenge") == 0;
+        for (int sh = 0; sh < (challenge ? BENCH_SHAPES : 1); sh++) {
+            int at = rectangular ? 1 : sh;
+            /* The challenge's targets hold on an H100 at 4096^3 (85 %), 4096 x 2048 x 4096 and
+             * 2048^3 (75 %); other sizes and GPUs show the same targets for comparison. */
+            double target = !challenge ? 0 : at == 0 ? CHALLENGE_TARGET_FULL : CHALLENGE_TARGET;
+            bench_one_lab(&labs[i], dirs[at], shapes[at], reps, target);
+        }
     }
     return TL_EXIT_OK;
 }

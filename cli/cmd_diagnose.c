@@ -38,7 +38,8 @@ static const char usage[] =
 #define SECTOR_BYTES 32.0 /* the unit global memory is fetched in */
 
 /* Default datasets: index into datasets/LAB/ for each lab, in lab order. */
-static const char *const default_dataset[] = {"5", "2", "7", "11", "2"};
+static const char *const default_dataset[] = {"5", "2", "7", "11", "2", "5"};
+#define DEFAULT_DATASETS ((int)(sizeof default_dataset / sizeof default_dataset[0]))
 
 static double num(const cJSON *o, const char *key)
 {
@@ -338,6 +339,8 @@ static int run(int argc, char **argv)
         return cli_fail("diagnose: no lab \"%s\"", argv[optind]);
     int nlabs = 0;
     const tl_lab *labs = tl_labs(&nlabs);
+    if (lab - labs >= DEFAULT_DATASETS)
+        return cli_fail("diagnose: lab %s has no default dataset: give --dataset DIR", lab->id);
     char src[PATH_MAX], ref[PATH_MAX], ds[PATH_MAX];
     snprintf(ref, sizeof ref, "%.3000s/solutions/%s/solution.cu", cli_root(), lab->id);
     if (source)

@@ -49,7 +49,7 @@ static const char usage[] =
     "  prairielearn-results  what that entry script runs: the grader's results.json (Gradescope's\n"
     "                  format) as PrairieLearn's results.json (score 0..1, tests with points)\n"
     "\n"
-    "  LAB             01-basic ... 05-bank-conflicts (or 02, tiled, ...), or a lab.json (or\n"
+    "  LAB             01-basic ... 06-challenge (or 02, tiled, ...), or a lab.json (or\n"
     "                  its folder): a described lab, graded as whole libwb programs; the\n"
     "                  bundle's kit holds the description and its datasets (described/NAME)\n"
     "  --hidden DIR    hidden datasets (./tilelab datasets LAB --seed S), graded too; on\n"
@@ -116,7 +116,7 @@ static int parse(int argc, char **argv, options *o)
             return cli_fail("export: %s", err.msg);
         o->settings.program = &described;
     } else if (!o->settings.lab) {
-        return cli_fail("export: no lab \"%s\" (01-basic ... 05-bank-conflicts, or a lab.json "
+        return cli_fail("export: no lab \"%s\" (01-basic ... 06-challenge, or a lab.json "
                         "or the folder holding one)", o->lab_name);
     }
     /* The image name goes into info.json as it is: keep it to what docker accepts. */

@@ -22,7 +22,7 @@ static const char usage[] =
     "  SUBMISSIONS     a folder with one folder per student (student id = folder name) holding\n"
     "                  template.cu (a single other .cu is accepted with a warning), or one\n"
     "                  submission folder holding the .cu (Gradescope style)\n"
-    "  --lab LAB       01-basic ... 05-bank-conflicts (or 02, tiled, ...), or a lab described by\n"
+    "  --lab LAB       01-basic ... 06-challenge (or 02, tiled, ...), or a lab described by\n"
     "                  a lab.json (the file, or its folder: examples/kit-labs/*): every\n"
     "                  submission is then a whole libwb program with its own main, captured and\n"
     "                  replayed whole, and the answer it hands to wbSolution is checked by the\n"
@@ -47,8 +47,8 @@ static const char usage[] =
     "                  take turns, held by the grader, so timings stay fair\n"
     "  --timeout S     seconds per replay (default 60)\n"
     "  --reps N        timed repetitions (default 10 on a GPU, 3 on the CPU backend)\n"
-    "  --perf-size S   the performance dataset, JxKxL or N (default 2048; square for labs\n"
-    "                  01-03), generated from a fresh seed kept in\n"
+    "  --perf-size S   the performance dataset, JxKxL or N (default 2048; 4096 for lab 06;\n"
+    "                  square for labs 01-03), generated from a fresh seed kept in\n"
     "                  OUT/.performance-seed so a resumed grading uses the same one\n"
     "  --no-sandbox    grade without bubblewrap (refused otherwise when it does not work here):\n"
     "                  only for submissions you trust\n"
@@ -142,7 +142,7 @@ static int run(int argc, char **argv)
             return cli_fail("grade: --libwb is for a matrix lab; a lab.json's submissions are "
                             "whole programs already");
     } else if (!o.lab) {
-        return cli_fail("grade: no lab \"%s\" (01-basic ... 05-bank-conflicts, or a lab.json "
+        return cli_fail("grade: no lab \"%s\" (01-basic ... 06-challenge, or a lab.json "
                         "or the folder holding one)", lab);
     }
     if ((o.partition || o.gres || o.array_limit || o.slurm_time) && !o.slurm)
@@ -162,15 +162,14 @@ static int run(int argc, char **argv)
         return cli_fail("--backend gpu: there is no CUDA device here [%s]", device);
     if (!o.reps)
         o.reps = o.backend == RUNNER_GPU ? 10 : 3;
-    if (!perf)
-        perf = "2048";
-    if (o.program && strcmp(perf, "2048") != 0)
+    if (o.program && perf && strcmp(perf, "2048") != 0)
         return cli_fail("--perf-size: a lab.json's class is not timed against a reference");
-    if (tl_size_parse(perf, &o.perf_size, &err) != 0)
+    if (!perf)
+        o.perf_size = o.lab ? o.lab->perf : (tl_size){2048, 2048, 2048};
+    else if (tl_size_parse(perf, &o.perf_size, &err) != 0)
         return cli_fail("--perf-size: %s", err.msg);
-    bool square = o.lab && strcmp(o.lab->id, "04-rectangular") != 0 &&
-                  strcmp(o.lab->id, "05-bank-conflicts") != 0;
-    if (square && (o.perf_size.m != o.perf_size.k || o.perf_size.k != o.perf_size.n))
+    if (o.lab && o.lab->square &&
+        (o.perf_size.m != o.perf_size.k || o.perf_size.k != o.perf_size.n))
         return cli_fail("--perf-size: lab %s multiplies square matrices; give one size N",
                         o.lab->id);
     const char *id = o.program ? o.program->name : o.lab->id;

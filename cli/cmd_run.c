@@ -37,7 +37,7 @@ static const char usage[] =
     "unpadded baseline and the bank conflicts of both kernels (ncu's on a GPU when it is\n"
     "installed, the CPU backend's counters otherwise).\n"
     "\n"
-    "  LAB              01-basic ... 05-bank-conflicts (or 01, 2, tiled, ...)\n"
+    "  LAB              01-basic ... 06-challenge (or 01, 2, tiled, ...)\n"
     "  LAB.json         a lab graded as whole libwb programs: its lab.json, or the folder holding\n"
     "                   it (docs/libwb-compat.md; examples/kit-labs/*): FILE is a program with\n"
     "                   its own main, captured and replayed whole, the answer it hands to\n"
@@ -197,7 +197,7 @@ static int parse(int argc, char **argv, options *o)
                             "program with --source FILE", argv[optind]);
     } else if (!o->lab) {
         return cli_fail("run: no lab \"%s\" (labs: 01-basic 02-tiled 03-arbitrary "
-                        "04-rectangular 05-bank-conflicts, or a lab.json)",
+                        "04-rectangular 05-bank-conflicts 06-challenge, or a lab.json)",
                         argv[optind]);
     }
     if (solution && source)

@@ -31,9 +31,11 @@ typedef struct tl_lab {
     /* A small shape the lab's kernel must handle that is a multiple of no tile it may use
      * (lab 02: of 32 only, as its contract asks): the grader's safety checks run on it. */
     tl_size safety;
+    bool square;      /* M, N and P are Width x Width (labs 01-03): j == k == l */
+    tl_size perf;     /* the grader's performance dataset unless --perf-size says otherwise */
 } tl_lab;
 
-/* All labs in order (01 .. 05); the size tables live in lab_sizes.c and nowhere else. */
+/* All labs in order (01 .. 06); the size tables live in lab_sizes.c and nowhere else. */
 const tl_lab *tl_labs(int *count);
 /* Finds a lab by its id ("02-tiled"), number ("02" or "2") or name ("tiled"); NULL if none. */
 const tl_lab *tl_lab_find(const char *name);

@@ -70,17 +70,41 @@ static const tl_size bank_sizes[] = {
     {2048, 2048, 2048},
 };
 
+/* Any shape again, now for speed. The small sizes sit on either side of the reference's tiles
+ * (128 x 256 of P, 8 of k) and of the usual student tiles (16, 32, 64): exactly one tile, one
+ * past it, one short of two, k below any phase, float4-unfriendly widths. The large ones are the
+ * sizes the speed is measured at, and one of odd primes-near sizes of that scale. */
+static const tl_size challenge_sizes[] = {
+    {1, 1, 1},
+    {1, 300, 7},   /* one row of P */
+    {5, 3, 1},     /* one column, k below any phase */
+    {128, 8, 256}, /* one whole reference tile */
+    {129, 9, 257}, /* one past it in every dimension */
+    {255, 31, 253},
+    {191, 19, 241},
+    {130, 2, 300},
+    {256, 40, 260},  /* whole rows of tiles; columns and k that take float4 but not whole tiles */
+    {128, 16, 512},  /* whole tiles everywhere: the fast path alone */
+    {97, 515, 131},
+    {2048, 2048, 2048},
+    {4096, 2048, 4096},
+    {2053, 2039, 2063},
+    {4096, 4096, 4096},
+};
+
 static const tl_lab lab_table[] = {
     {"01-basic", "square Width, one thread per output element with a bounds check",
-     basic_sizes, COUNT(basic_sizes), SQ(47)},
+     basic_sizes, COUNT(basic_sizes), SQ(47), true, SQ(2048)},
     {"02-tiled", "square Width, a multiple of 32 so TILE_WIDTH 16 and 32 both divide it",
-     tiled_sizes, COUNT(tiled_sizes), SQ(160)},
+     tiled_sizes, COUNT(tiled_sizes), SQ(160), true, SQ(2048)},
     {"03-arbitrary", "square Width of any value, primes included: boundary checks",
-     arbitrary_sizes, COUNT(arbitrary_sizes), SQ(47)},
+     arbitrary_sizes, COUNT(arbitrary_sizes), SQ(47), true, SQ(2048)},
     {"04-rectangular", "j x k times k x l, degenerate rows, columns and k = 1 included",
-     rectangular_sizes, COUNT(rectangular_sizes), {17, 33, 47}},
+     rectangular_sizes, COUNT(rectangular_sizes), {17, 33, 47}, false, SQ(2048)},
     {"05-bank-conflicts", "tiled kernel for any j x k times k x l, measured with and without padding",
-     bank_sizes, COUNT(bank_sizes), {17, 33, 47}},
+     bank_sizes, COUNT(bank_sizes), {17, 33, 47}, false, SQ(2048)},
+    {"06-challenge", "any j x k times k x l as fast as you can: odd sizes and 4096^3",
+     challenge_sizes, COUNT(challenge_sizes), {17, 33, 47}, false, SQ(4096)},
 };
 
 const tl_lab *tl_labs(int *count)

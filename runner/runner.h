@@ -148,6 +148,11 @@ typedef struct runner_config {
  * per multiply-add, and 32 to 64 when built with -G (unoptimised: RUNNER_CPU_LIMIT_DEBUG_FACTOR
  * times more room). An endless loop on a 32^3 dataset is stopped within a second. */
 #define RUNNER_CPU_LIMIT_PER_MAC 32.0
+/* The multiply-adds counted are those of the dataset's sizes rounded up to whole tiles of P of
+ * RUNNER_CPU_LIMIT_TILE and phases of RUNNER_CPU_LIMIT_PHASE: a fast kernel computes whole
+ * tiles (lab 06's reference: 128 x 256, phases of 8) even where P has a single row. */
+#define RUNNER_CPU_LIMIT_TILE 256
+#define RUNNER_CPU_LIMIT_PHASE 64
 #define RUNNER_CPU_LIMIT_DEBUG_FACTOR 8.0
 
 /* Defaults: the backend given, sandbox on, a slot of this process's own, timeouts 300 s build,
@@ -385,7 +390,8 @@ typedef struct runner_prediction {
  * this seed (a matmul's counts do not depend on the values). */
 #define RUNNER_MODEL_SAMPLE_BLOCKS 8
 #define RUNNER_MODEL_SEED 20261124u
-/* The size `run` predicts at: the grader's default performance size on a GPU. */
+/* The size `run` predicts at where no lab names one (each lab's is its tl_lab.perf, the
+ * grader's performance size). */
 #define RUNNER_PREDICT_SIZE 2048
 
 /* The H100 time of a whole program's kernels on the generated matrix product `d` (a matrix

@@ -264,9 +264,12 @@ static int write_inputs(const char *dir, const tl_matrix *A, const tl_matrix *B,
 }
 
 /* The thread instructions a launch may run on the CPU backend (runner.h). */
+static double round_up(int n, int to) { return (double)((n + to - 1) / to) * to; }
+
 static double cpu_instruction_limit(const runner_config *c, tl_size s)
 {
-    double macs = (double)s.m * (double)s.k * (double)s.n;
+    double macs = round_up(s.m, RUNNER_CPU_LIMIT_TILE) * round_up(s.k, RUNNER_CPU_LIMIT_PHASE) *
+                  round_up(s.n, RUNNER_CPU_LIMIT_TILE);
     double per_mac = RUNNER_CPU_LIMIT_PER_MAC * (c->device_debug ? RUNNER_CPU_LIMIT_DEBUG_FACTOR : 1);
     return REPLAY_LIMIT_FLOOR + per_mac * macs;
 }

@@ -106,7 +106,7 @@ Test(labs, found_by_id_number_and_name)
 {
     int count = 0;
     const tl_lab *all = tl_labs(&count);
-    cr_assert_eq(count, 5);
+    cr_assert_eq(count, 6);
     cr_assert_eq(tl_lab_find("02-tiled"), &all[1]);
     cr_assert_eq(tl_lab_find("02"), &all[1]);
     cr_assert_eq(tl_lab_find("2"), &all[1]);
@@ -117,7 +117,9 @@ Test(labs, found_by_id_number_and_name)
     cr_assert_eq(tl_lab_find("4"), &all[3]);
     cr_assert_eq(tl_lab_find("bank-conflicts"), &all[4]);
     cr_assert_eq(tl_lab_find("05"), &all[4]);
-    const char *unknown[] = {"", "0", "00", "6", "06", "tile", "02-tile", "2x", "basic-01", "-1"};
+    cr_assert_eq(tl_lab_find("6"), &all[5]);
+    cr_assert_eq(tl_lab_find("challenge"), &all[5]);
+    const char *unknown[] = {"", "0", "00", "7", "07", "tile", "02-tile", "2x", "basic-01", "-1"};
     for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
         cr_assert_null(tl_lab_find(unknown[i]), "'%s' found a lab", unknown[i]);
     cr_assert_null(tl_lab_find(NULL));
@@ -138,7 +140,7 @@ Test(labs, every_table_is_valid_and_ordered)
     int count = 0;
     const tl_lab *all = tl_labs(&count);
     const char *ids[] = {"01-basic", "02-tiled", "03-arbitrary", "04-rectangular",
-                         "05-bank-conflicts"};
+                         "05-bank-conflicts", "06-challenge"};
     for (int l = 0; l < count; l++) {
         const tl_lab *lab = &all[l];
         cr_assert_str_eq(lab->id, ids[l]);
@@ -158,13 +160,37 @@ Test(labs, every_table_is_valid_and_ordered)
             else
                 cr_assert_eq(large, 0, "%s: small size %s after a large one", lab->id, text);
             small += !tl_size_is_large(s);
+            if (lab->square)
+                cr_assert(s.m == s.k && s.k == s.n, "%s is square but has %s", lab->id, text);
             for (int j = 0; j < i; j++)
                 cr_assert(memcmp(&lab->sizes[j], &s, sizeof s) != 0, "%s: %s twice", lab->id,
                           text);
         }
         cr_assert_gt(small, 0, "%s has no small size", lab->id);
         cr_assert_gt(large, 0, "%s has no large size", lab->id);
+        cr_assert(!lab->square || (lab->perf.m == lab->perf.k && lab->perf.k == lab->perf.n));
+        cr_assert_geq(lab->perf.m, 1024, "%s: a performance size this small times nothing", lab->id);
     }
+    cr_assert(all[0].square && all[2].square && !all[3].square && !all[5].square);
+}
+
+/* Lab 06 is timed at the size its reference is measured at, and checked where its reference's
+ * tiles (128 x 256 of P, phases of 8) do not divide the shape, small and large. */
+Test(labs, challenge_sizes_cover_edges_and_speed)
+{
+    const tl_lab *lab = tl_lab_find("06");
+    cr_assert_not_null(lab);
+    cr_assert_eq(lab->perf.m, 4096);
+    bool perf_listed = false, odd_small = false, odd_large = false, whole = false;
+    for (int i = 0; i < lab->nsizes; i++) {
+        tl_size s = lab->sizes[i];
+        perf_listed |= memcmp(&s, &lab->perf, sizeof s) == 0;
+        bool odd = s.m % 2 && s.k % 2 && s.n % 2 && s.m > 128 && s.n > 256 && s.k > 8;
+        odd_small |= odd && !tl_size_is_large(s);
+        odd_large |= odd && tl_size_is_large(s);
+        whole |= s.m % 128 == 0 && s.n % 256 == 0 && s.k % 8 == 0 && !tl_size_is_large(s);
+    }
+    cr_assert(perf_listed && odd_small && odd_large && whole);
 }
 
 Test(labs, square_labs_fit_their_kernels)
