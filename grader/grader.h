@@ -24,6 +24,9 @@ typedef struct grade_options {
     const char *out;         /* output folder */
     const char *rubric;      /* rubric file (default: grader/rubrics/LAB.rubric) */
     const char *roster;      /* optional class roster (roster.h) joined into the gradebook */
+    /* Gradescope's submission_metadata.json, or NULL: its created_at is the time submitted of
+     * every submission graded (Gradescope grades a class of one) that the roster gives none */
+    const char *metadata;
     runner_backend backend;
     int jobs;                /* submissions graded at once, each in its own worker slot */
     int timeout;             /* seconds per replay */
