@@ -38,7 +38,14 @@ static const char usage[] =
     "  --rubric FILE   the rubric (default: grader/rubrics/LAB.rubric)\n"
     "  --roster FILE   a class roster, CSV with a header row: an \"id\" column (the submission\n"
     "                  folders' names) and any others (name, email, SIS id) that the gradebook\n"
-    "                  joins in beside each student; ids without a submission get a row\n"
+    "                  joins in beside each student; ids without a submission get a row. A\n"
+    "                  \"submitted\" column (2026-11-20T23:59:00Z, an offset such as -05:00,\n"
+    "                  or \"2026-11-20 23:59\" in UTC) is when each handed in: it breaks the\n"
+    "                  leaderboard's ties (rubric key leaderboard = yes)\n"
+    "  --submission-metadata FILE\n"
+    "                  Gradescope's submission_metadata.json: its created_at is the time\n"
+    "                  submitted of the submissions the roster gives none (the Gradescope\n"
+    "                  bundle passes it). Times never come from a submission's own files\n"
     "  --backend B     gpu or cpu (default: gpu when there is a CUDA device); on the CPU backend\n"
     "                  performance points come from the performance model's predicted H100\n"
     "                  times (docs/perfmodel.md) and are marked as such\n"
@@ -70,6 +77,8 @@ static const char usage[] =
     "Results in --out: gradebook.csv, results/<student>/results.json (Gradescope),\n"
     "feedback/<student>.txt, report.html, and journal/ (one file per graded submission: running\n"
     "again skips unchanged submissions, so an interrupted grading resumes where it stopped).\n"
+    "With leaderboard = yes in the rubric, the report, the gradebook and the summary printed at\n"
+    "the end rank the class by kernel time on the performance dataset (docs/grader.md).\n"
     "\n"
     "exit status: 0 graded (whatever the scores), 2 bad usage, bad input, or the grader could not\n"
     "run (the message says which; --slurm without sbatch and squeue on PATH), 3 with --slurm:\n"
@@ -88,6 +97,7 @@ static int run(int argc, char **argv)
         {"partition", required_argument, NULL, 'p'}, {"gres", required_argument, NULL, 'g'},
         {"array-limit", required_argument, NULL, 'A'},
         {"slurm-time", required_argument, NULL, 'T'}, {"libwb", no_argument, NULL, 'L'},
+        {"submission-metadata", required_argument, NULL, 'M'},
         {NULL, 0, NULL, 0}};
     grade_options o;
     memset(&o, 0, sizeof o);
@@ -106,6 +116,7 @@ static int run(int argc, char **argv)
         case 'o': o.out = optarg; break;
         case 'r': o.rubric = optarg; break;
         case 'S': o.roster = optarg; break;
+        case 'M': o.metadata = optarg; break;
         case 'b': backend = optarg; break;
         case 'j': bad = cli_parse_int("--jobs", optarg, 1, 256, &o.jobs); break;
         case 't': bad = cli_parse_int("--timeout", optarg, 1, 86400, &o.timeout); break;

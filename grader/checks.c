@@ -2,6 +2,7 @@
 #include "grader.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +30,23 @@ static int number(const char *path, int line, const char *key, const char *value
     return 0;
 }
 
+/* A key whose value is one of `choices` (NULL-terminated): its index, or -1 with the error. */
+static int choice(const char *path, int line, const char *key, const char *value,
+                  const char *const *choices, const char *expected, tl_error *err)
+{
+    for (int i = 0; choices[i]; i++)
+        if (strcmp(value, choices[i]) == 0)
+            return i;
+    tl_error_set(err, "%s:%d: %s is %s, found \"%s\"", path, line, key, expected, value);
+    return -1;
+}
+
 int rubric_read(const char *path, rubric *r, tl_error *err)
 {
+    static const char *const visibilities[] = {"hidden", "after_due_date", "after_published",
+                                               "visible", NULL};
+    static const char *const curves[] = {"linear", "log", NULL}; /* rubric_curve's order */
+    static const char *const yes_no[] = {"no", "yes", NULL};
     memset(r, 0, sizeof *r);
     r->compile = 10;
     r->datasets = 60;
@@ -43,7 +59,7 @@ int rubric_read(const char *path, rubric *r, tl_error *err)
     if (!f)
         return tl_error_set(err, "%s: cannot open the rubric", path);
     char buf[512];
-    int line = 0, rc = 0;
+    int line = 0, rc = 0, curve_line = 0, k;
     while (rc == 0 && fgets(buf, sizeof buf, f)) {
         line++;
         char *hash = strchr(buf, '#');
@@ -75,12 +91,21 @@ int rubric_read(const char *path, rubric *r, tl_error *err)
         else if (strcmp(key, "performance_zero") == 0)
             rc = number(path, line, key, value, &r->performance_zero, err);
         else if (strcmp(key, "hidden_visibility") == 0) {
-            if (strcmp(value, "hidden") && strcmp(value, "after_due_date") &&
-                strcmp(value, "after_published") && strcmp(value, "visible"))
-                rc = tl_error_set(err, "%s:%d: hidden_visibility is hidden, after_due_date, "
-                                  "after_published or visible, found \"%s\"", path, line, value);
+            k = choice(path, line, key, value, visibilities,
+                       "hidden, after_due_date, after_published or visible", err);
+            if (k < 0)
+                rc = -1;
             else
                 snprintf(r->hidden_visibility, sizeof r->hidden_visibility, "%s", value);
+        } else if (strcmp(key, "performance_curve") == 0) {
+            k = choice(path, line, key, value, curves, "linear or log", err);
+            rc = k < 0 ? -1 : 0;
+            r->performance_curve = k == 1 ? RUBRIC_CURVE_LOG : RUBRIC_CURVE_LINEAR;
+            curve_line = line;
+        } else if (strcmp(key, "leaderboard") == 0) {
+            k = choice(path, line, key, value, yes_no, "yes or no", err);
+            rc = k < 0 ? -1 : 0;
+            r->leaderboard = k == 1;
         } else if (strcmp(key, "require") == 0) {
             char *save = NULL;
             for (char *tok = strtok_r(value, ",", &save); tok && r->nrequire < 8;
@@ -100,13 +125,32 @@ int rubric_read(const char *path, rubric *r, tl_error *err)
         } else {
             rc = tl_error_set(err, "%s:%d: unknown key \"%s\" (compile, datasets, static, "
                               "performance, performance_full, performance_zero, "
-                              "hidden_visibility, require)", path, line, key);
+                              "performance_curve, hidden_visibility, require, leaderboard)",
+                              path, line, key);
         }
     }
     fclose(f);
     if (rc == 0 && r->performance_full <= r->performance_zero)
         rc = tl_error_set(err, "%s: performance_full must be above performance_zero", path);
+    /* The log curve measures speed from performance_zero by ratios: it needs a ratio of 0 to
+     * be infinitely far below, never the start. */
+    if (rc == 0 && r->performance_curve == RUBRIC_CURVE_LOG && r->performance_zero <= 0)
+        rc = tl_error_set(err, "%s:%d: performance_curve = log needs performance_zero above 0",
+                          path, curve_line);
     return rc;
+}
+
+double rubric_performance_share(const rubric *r, double ratio)
+{
+    double zero = r->performance_zero, full = r->performance_full;
+    if (!(ratio > zero)) /* a ratio of 0 (not timed) or NaN earns nothing */
+        return 0;
+    if (ratio >= full)
+        return 1;
+    double share = r->performance_curve == RUBRIC_CURVE_LOG
+                       ? log(ratio / zero) / log(full / zero)
+                       : (ratio - zero) / (full - zero);
+    return share < 0 ? 0 : share > 1 ? 1 : share;
 }
 
 /* ---- the code of a source: comments and the contents of literals blanked out ---------------- */

@@ -246,8 +246,7 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
             student_ms = res.calls[CAPLOG_CALL_LAUNCH].ms.median;
     }
     double ratio = student_ms > 0 && c->reference_ms > 0 ? c->reference_ms / student_ms : 0;
-    double frac = (ratio - r->performance_zero) / (r->performance_full - r->performance_zero);
-    frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+    double frac = rubric_performance_share(r, ratio);
     char size[48];
     snprintf(size, sizeof size, "%dx%dx%d", c->perf.size.m, c->perf.size.k, c->perf.size.n);
     cJSON *perf = cJSON_AddObjectToObject(e, "performance");

@@ -75,10 +75,7 @@ static cJSON *program_performance(const grade_context *c, const runner_config *c
         snprintf(detail, sizeof detail, "%s: %.800s", tl_verdict_name(res.verdict), res.detail);
     }
     double ratio = student_ms > 0 && c->reference_ms > 0 ? c->reference_ms / student_ms : 0;
-    double frac = r->performance_full > r->performance_zero
-                      ? (ratio - r->performance_zero) / (r->performance_full - r->performance_zero)
-                      : 0;
-    frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+    double frac = rubric_performance_share(r, ratio);
     double share = c->nds ? (double)passed / c->nds : 1;
     char size[48];
     snprintf(size, sizeof size, "%dx%dx%d", c->perf.size.m, c->perf.size.k, c->perf.size.n);

@@ -5,12 +5,14 @@
 #include "outputs.h"
 
 #include "runner_files.h"
+#include "submitted.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -277,6 +279,29 @@ void grade_progress(const grade_context *c, int done, int total, int failures, d
     fflush(stderr);
 }
 
+/* What the outputs show beside the journal's entries: the time each was submitted, only ever
+ * from the instructor's side (the roster, Gradescope's metadata: never a submission's files),
+ * and, when the rubric asks for it, the leaderboard. Whatever an entry held under these names is
+ * replaced. */
+static int annotate(const grade_context *c, cJSON **entries, int n, tl_error *err)
+{
+    for (int i = 0; i < n; i++) {
+        cJSON_DeleteItemFromObjectCaseSensitive(entries[i], "submitted");
+        cJSON_DeleteItemFromObjectCaseSensitive(entries[i], "leaderboard");
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(entries[i], "student"));
+        int row = c->roster.submitted && id ? grader_roster_find(&c->roster, id) : -1;
+        double when = row >= 0 ? c->roster.submitted[row] : NAN;
+        if (isnan(when))
+            when = c->metadata_submitted;
+        char text[GRADER_TIME_TEXT_MAX];
+        if (!isnan(when)) {
+            grader_time_format(when, text);
+            cJSON_AddStringToObject(entries[i], "submitted", text);
+        }
+    }
+    return c->r.leaderboard ? grader_leaderboard_rank(entries, n, err) : 0;
+}
+
 int grade_write_outputs(const grade_context *c, const submission *subs, int n, tl_error *err)
 {
     cJSON **entries = calloc(n > 0 ? (size_t)n : 1, sizeof *entries);
@@ -290,7 +315,9 @@ int grade_write_outputs(const grade_context *c, const submission *subs, int n, t
         if (doc)
             entries[count++] = doc;
     }
-    int rc = grader_write_all(c->o->out, entries, count, grade_lab_id(c),
+    int rc = entries ? annotate(c, entries, count, err) : tl_error_set(err, "out of memory");
+    if (rc == 0)
+        rc = grader_write_all(c->o->out, entries, count, grade_lab_id(c),
                               c->o->roster ? &c->roster : NULL, err);
     if (rc == 0 && !c->o->quiet) {
         printf("%-16s %8s  %-7s %-7s %-9s %s\n", "student", "total", "builds", "static",
@@ -320,6 +347,7 @@ int grade_write_outputs(const grade_context *c, const submission *subs, int n, t
                    static_ok ? "ok" : "FAILED", frac, speed);
             free(shown);
         }
+        grader_print_leaderboard(stdout, entries, count, GRADER_BOARD_SHOWN);
         fflush(stdout);
     }
     for (int i = 0; i < count; i++)
@@ -407,6 +435,10 @@ int grade_prepare(grade_context *c, tl_error *err)
     if (rubric_read(path, &c->r, err) != 0)
         return -1;
     if (o->roster && grader_roster_read(o->roster, &c->roster, err) != 0)
+        return -1;
+    c->metadata_submitted = NAN;
+    if (o->metadata &&
+        grader_submitted_from_metadata(o->metadata, &c->metadata_submitted, err) != 0)
         return -1;
     char *rubric_text = files_read(path, NULL);
     c->rubric_hash = tl_hash(TL_HASH_SEED, rubric_text ? rubric_text : "",

@@ -24,6 +24,9 @@ typedef struct grade_options {
     const char *out;         /* output folder */
     const char *rubric;      /* rubric file (default: grader/rubrics/LAB.rubric) */
     const char *roster;      /* optional class roster (roster.h) joined into the gradebook */
+    /* Gradescope's submission_metadata.json, or NULL: its created_at is the time submitted of
+     * every submission graded (Gradescope grades a class of one) that the roster gives none */
+    const char *metadata;
     runner_backend backend;
     int jobs;                /* submissions graded at once, each in its own worker slot */
     int timeout;             /* seconds per replay */
@@ -40,9 +43,17 @@ typedef struct grade_options {
 } grade_options;
 
 /* ---- rubric and static checks (checks.c) --------------------------------------------------- */
+/* How performance points grow with the speed ratio between performance_zero and _full. */
+typedef enum rubric_curve {
+    RUBRIC_CURVE_LINEAR, /* in proportion to the ratio */
+    RUBRIC_CURVE_LOG     /* in proportion to its logarithm: each doubling earns the same */
+} rubric_curve;
+
 typedef struct rubric {
     double compile, datasets, statics, performance;
     double performance_full, performance_zero;
+    rubric_curve performance_curve;
+    bool leaderboard;     /* the class report, summary and gradebook rank the speeds */
     char hidden_visibility[32];
     char require[8][128]; /* regular expressions the source must match */
     int nrequire;
@@ -50,6 +61,9 @@ typedef struct rubric {
 
 /* Reads a rubric file; unknown keys and malformed values are errors naming the line. */
 int rubric_read(const char *path, rubric *r, tl_error *err);
+/* The share (0..1) of the performance points a speed ratio (reference / student time) earns:
+ * none at or below performance_zero, all at or above performance_full, by the curve between. */
+double rubric_performance_share(const rubric *r, double ratio);
 
 /* Static checks of a source file: forbidden libraries and calls, then the rubric's required
  * constructs. Appends {name, ok, detail} objects to `checks`; returns how many failed. */

@@ -26,6 +26,7 @@ typedef struct grade_context {
     const grade_options *o;
     rubric r;
     grader_roster roster;    /* empty without --roster */
+    double metadata_submitted; /* --submission-metadata's created_at (submitted.h), or NAN */
     uint64_t rubric_hash;
     grade_dataset ds[GRADE_MAX_DATASETS];
     int nds;

@@ -118,8 +118,12 @@ int grader_write_gradebook_roster(const char *path, cJSON *const *entries, int n
             csv_field(m.f, roster->cols[k]);
         }
         fputs(",total,max", m.f);
+        /* The rank beside the total: what an instructor reads with it. */
+        bool board = board_any(entries, n);
+        if (board)
+            fputs(",leaderboard rank", m.f);
         char head[300];
-        size_t ncells = 0;
+        size_t ncells = board; /* the cells after max, which a roster's absent id leaves empty */
         for (size_t c = 0; c < ncols; c++) {
             fputc(',', m.f);
             csv_field(m.f, cols[c]);
@@ -149,6 +153,11 @@ int grader_write_gradebook_roster(const char *path, cJSON *const *entries, int n
                 max = v;
             fprintf(m.f, ",%s", entry_num(score, "total", &v) ? out_fmt_num(num, v) : "");
             fprintf(m.f, ",%s", entry_num(score, "max", &v) ? out_fmt_num(num, v) : "");
+            int rank, position;
+            if (board && entry_board(e, &rank, &position) && rank > 0)
+                fprintf(m.f, ",%d", rank);
+            else if (board)
+                fputc(',', m.f);
             for (size_t c = 0; c < ncols; c++) {
                 const cJSON *it = item_named(e, cols[c]);
                 fprintf(m.f, ",%s", it && entry_num(it, "score", &v) ? out_fmt_num(num, v) : "");
@@ -271,6 +280,10 @@ int grader_write_results_json(const char *path, const cJSON *entry, tl_error *er
         cJSON_AddStringToObject(tj, "visibility", vis ? vis : "visible");
         cJSON_AddItemToArray(tests, tj);
     }
+    const char *submitted = entry_str(entry, "submitted");
+    if (submitted)
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(root, "extra_data"), "submitted",
+                                submitted);
     cJSON *board = cJSON_AddArrayToObject(root, "leaderboard");
     if (st.gflops > 0)
         add_leader(board, "GFLOP/s", st.gflops, "desc");

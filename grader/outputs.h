@@ -20,7 +20,8 @@ extern "C" {
 #endif
 
 /* The class gradebook as CSV (RFC 4180: CRLF line ends; fields holding a comma, a quote or a
- * line break are quoted with their quotes doubled). Header: student,total,max, then the score
+ * line break are quoted with their quotes doubled). Header: student,total,max (then "leaderboard
+ * rank" when an entry holds a "leaderboard" object: the rank, empty when unranked), then the score
  * items' names, the union over all entries in the order they are first met (entries in the
  * given order). One row per entry, sorted by student id (byte order); an item a student lacks is
  * an empty field. Numbers have at most 2 decimals and no trailing zeros (87.5, 10, 0.33). */
@@ -37,6 +38,7 @@ int grader_write_gradebook_roster(const char *path, cJSON *const *entries, int n
  * visible datasets, order desc) and "kernel ms" (performance.student_ms, order asc), each left
  * out when its value is unknown (missing or not positive). */
 int grader_write_results_json(const char *path, const cJSON *entry, tl_error *err);
+/* (With the entry's "submitted" time, results.json's extra_data holds it as "submitted".) */
 
 /* One student's plain-text feedback: the score items (an item whose visibility is not
  * "visible" is shown only as hidden, without its name, score or output, and the total then
@@ -49,12 +51,37 @@ int grader_write_feedback(const char *path, const cJSON *entry, tl_error *err);
 
 /* The instructor's class report: one self-contained HTML page (inline CSS and SVG, no script,
  * nothing fetched): class summary (count, mean, median, min, max total), score distribution in
- * bins of 10% of the maximum, a table of students, and each student's speed relative to the
+ * bins of 10% of the maximum, a "Leaderboard" section when an entry holds a "leaderboard" object
+ * (grader_leaderboard_rank), a table of students, and each student's speed relative to the
  * reference (reference_ms / student_ms) as horizontal bars with a line at 1.0. `lab` may be
  * NULL (then the entries' own lab is used). The chart title says when times are predicted
  * (CPU backend). All text from the entries is HTML-escaped. */
 int grader_write_report_html(const char *path, cJSON *const *entries, int n, const char *lab,
                              tl_error *err);
+
+/* ---- the class leaderboard (outputs_board.c) ------------------------------------------------ */
+/* Kernel times within this share of the faster one are a tie (1 %): closer than timings repeat
+ * from run to run, so the time submitted decides. */
+#define GRADER_BOARD_TIE 0.01
+/* The places grade's summary prints. */
+#define GRADER_BOARD_SHOWN 10
+
+/* Ranks the class by its kernel time on the performance dataset (performance.student_ms),
+ * fastest first, and records the outcome in every entry as a "leaderboard" object (replacing
+ * any): {"rank": R, "position": P} (P: 1, 2, ... down the board, R the rank shown) for an entry
+ * whose performance verdict is "pass" with a positive time and no dataset "unsafe";
+ * {"unranked": WHY} for the others, WHY the performance verdict ("wrong", "unsafe", ...) or
+ * "not timed". Times within GRADER_BOARD_TIE of the fastest of their group are a tie, ordered
+ * by the entry's "submitted" time (submitted.h), earlier first, with successive ranks (the same
+ * time: the same rank); a tie in which a member has no time keeps one rank for all. Ranks
+ * after a shared one skip (1, 1, 3). Returns 0, or -1 with err when memory runs out.
+ * The report then shows a "Leaderboard" section, and the gradebook a "leaderboard rank"
+ * column, for entries holding this object. */
+int grader_leaderboard_rank(cJSON *const *entries, int n, tl_error *err);
+/* The leaderboard as text, for grade's summary: the count ranked and the first `top` places
+ * (rank, student, kernel ms, GFLOP/s, ratio, time submitted). Nothing when no entry has a
+ * "leaderboard" object. */
+void grader_print_leaderboard(FILE *f, cJSON *const *entries, int n, int top);
 
 /* A student id as a file name (grader_file_name's rule): an id of 1..100 letters, digits, '.',
  * '_' and '-' that starts with neither '.' nor "id-" is its own name; any other becomes "id-"

@@ -29,8 +29,16 @@ typedef struct dataset_stats {
 dataset_stats entry_stats(const cJSON *e, bool shown_only);
 double entry_ratio(const cJSON *e);
 
+/* ---- the leaderboard (outputs_board.c) ---------------------------------------------------- */
+/* Whether the entry has a "leaderboard" object; its rank and position, 0 when unranked. */
+bool entry_board(const cJSON *e, int *rank, int *position);
+bool board_any(cJSON *const *entries, int n);
+/* The report's "Leaderboard" section: ranked entries in order, then the unranked and why. */
+void report_leaderboard(FILE *f, cJSON *const *entries, int n);
+
 /* ---- writing ------------------------------------------------------------------------------- */
 const char *out_fmt_num(char out[40], double v);
+void out_html(FILE *f, const char *s); /* text as HTML, its markup characters escaped */
 int out_check_entries(const char *path, cJSON *const *entries, int n, tl_error *err);
 
 /* How a composed file is made inert before it is written: whatever a submission put in its

@@ -1,8 +1,10 @@
 /* The roster reader: RFC 4180 CSV, checked row by row, every error with its line. */
 #include "roster.h"
 #include "runner_files.h"
+#include "submitted.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -116,10 +118,13 @@ int grader_roster_read(const char *path, grader_roster *r, tl_error *err)
         c.p += 3;
     char *head[GRADER_ROSTER_MAX_COLUMNS + 1];
     int nhead = row(&c, head, GRADER_ROSTER_MAX_COLUMNS + 1, path, err);
-    int id_col = -1;
-    for (int i = 0; i < nhead; i++)
+    int id_col = -1, submitted_col = -1;
+    for (int i = 0; i < nhead; i++) {
         if (strcasecmp(head[i], "id") == 0 && id_col < 0)
             id_col = i;
+        else if (strcasecmp(head[i], "submitted") == 0 && submitted_col < 0)
+            submitted_col = i;
+    }
     int rc = 0;
     if (nhead < 0) {
         rc = -1;
@@ -149,6 +154,11 @@ int grader_roster_read(const char *path, grader_roster *r, tl_error *err)
         else if (!blank && grader_roster_find(r, cells[id_col]) >= 0)
             rc = tl_error_set(err, "%s:%d: id \"%.100s\" is in the roster twice", path, line,
                               cells[id_col]);
+        double when = NAN;
+        if (rc == 0 && !blank && submitted_col >= 0 && cells[submitted_col][0] &&
+            grader_time_parse(cells[submitted_col], &when) != 0)
+            rc = tl_error_set(err, "%s:%d: submitted \"%.60s\" is not %s", path, line,
+                              cells[submitted_col], GRADER_TIME_FORMS);
         if (rc != 0 || blank) {
             for (int i = 0; i < n; i++)
                 free(cells[i]);
@@ -156,16 +166,23 @@ int grader_roster_read(const char *path, grader_roster *r, tl_error *err)
         }
         char **ids = realloc(r->ids, (size_t)(r->nrows + 1) * sizeof *ids);
         char **values = ids ? realloc(r->values, (size_t)(r->nrows + 1) * (size_t)(r->ncols ? r->ncols : 1) * sizeof *values) : NULL;
+        double *times = values && submitted_col >= 0
+                            ? realloc(r->submitted, (size_t)(r->nrows + 1) * sizeof *times)
+                            : NULL;
         if (ids)
             r->ids = ids;
         if (values)
             r->values = values;
-        if (!ids || !values) {
+        if (times)
+            r->submitted = times;
+        if (!ids || !values || (submitted_col >= 0 && !times)) {
             for (int i = 0; i < n; i++)
                 free(cells[i]);
             rc = tl_error_set(err, "%s: out of memory", path);
             break;
         }
+        if (times)
+            times[r->nrows] = when;
         r->ids[r->nrows] = cells[id_col];
         for (int i = 0, k = 0; i < n; i++)
             if (i != id_col)
@@ -189,6 +206,7 @@ void grader_roster_free(grader_roster *r)
     }
     free(r->ids);
     free(r->values);
+    free(r->submitted);
     memset(r, 0, sizeof *r);
 }
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Compares two gradings of the same class (e.g. one on a GPU, one on the CPU backend): the
-# correctness points (every gradebook column but total, max and performance) student by
-# student, and the order the performance points put the students in. Prints a table; exit
-# status 0 when every student's correctness points are the same in both and no two students'
-# performance points are ordered the other way round (by more than half a point each).
+# correctness points (every gradebook column but total, max, performance, leaderboard rank)
+# student by student, and the order the performance points put the students in. Prints a
+# table; exit status 0 when every student's correctness points are the same in both and no two
+# students' performance points are ordered the other way round (by more than half a point each).
 #   tools/compare-grades.sh GRADEBOOK_A GRADEBOOK_B [LABEL_A LABEL_B]
 set -u
 if [ $# -lt 2 ] || [ "${1:-}" = --help ]; then
@@ -33,7 +33,7 @@ points() {
          c = 0; p = 0
          for (i = 2; i <= n; i++)
            if (name[i] == "performance") p = f[i]
-           else if (name[i] != "total" && name[i] != "max") c += f[i]
+           else if (name[i] != "total" && name[i] != "max" && name[i] != "leaderboard rank") c += f[i]
          gsub(/\t/, " ", f[1]); printf "%s\t%.2f\t%.2f\n", f[1], c, p }' "$1" | sort
 }
 join -t $'\t' -a 1 -a 2 -e missing -o 0,1.2,1.3,2.2,2.3 <(points "$a") <(points "$b") | awk -F'\t' -v la="$la" -v lb="$lb" '

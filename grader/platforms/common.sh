@@ -25,7 +25,9 @@ conf_complete() {
 
 # grade_submission KIT FILES WORK CONF_DIR: grades a copy of the folder FILES (never changed)
 # with the built kit in KIT, as tilelab.conf (sourced before) says; its hidden datasets are
-# CONF_DIR/$TILELAB_HIDDEN. Returns 0 with the grader's Gradescope results in GRADE_RESULTS, or 1
+# CONF_DIR/$TILELAB_HIDDEN. GRADE_METADATA, when set, is the platform's own record of the
+# submission (Gradescope's submission_metadata.json, outside FILES): the time submitted comes
+# from it, never from FILES. Returns 0 with the grader's Gradescope results in GRADE_RESULTS, or 1
 # with the reason in GRADE_ERROR. The grader's own output goes to stdout, for the instructor.
 grade_submission() {
   local kit="$1" files="$2" work="$3" conf_dir="$4" args
@@ -44,6 +46,7 @@ grade_submission() {
         --timeout "$TILELAB_TIMEOUT" --jobs 1 --quiet)
   [ -z "${TILELAB_HIDDEN:-}" ] || args+=(--hidden "$conf_dir/$TILELAB_HIDDEN")
   [ "${TILELAB_SANDBOX:-1}" != 0 ] || args+=(--no-sandbox)
+  [ -z "${GRADE_METADATA:-}" ] || args+=(--submission-metadata "$GRADE_METADATA")
   "$kit/tilelab" "${args[@]}" >"$work/grade.log" 2>&1
   local rc=$?
   cat "$work/grade.log"

@@ -68,15 +68,20 @@ gradescope)
   in_box --bind "$ag" /autograder --chdir /autograder --setenv TILELAB_SKIP_INSTALL 1 -- \
     bash /autograder/source/setup.sh >"$work/setup.log" 2>&1 \
     || { rc=$?; tail -n 30 "$work/setup.log"; fail "setup.sh exited $rc"; }
+  # Gradescope's record of the submission beside it, and a forged one among the student's files
+  printf '{"id": 7, "created_at": "2026-11-20T15:59:00.25-08:00"}\n' >"$ag/submission_metadata.json"
   grade() { # grade STUDENT: a fresh submission and results folder, and run_autograder
     rm -rf "$ag/submission" "$ag/results" && mkdir -p "$ag/submission" "$ag/results"
     [ -z "$1" ] || cp -R "$class/$1/." "$ag/submission/"
+    printf '{"created_at": "2000-01-01T00:00:00Z"}\n' >"$ag/submission/submission_metadata.json"
     in_box --bind "$ag" /autograder --chdir /autograder -- /autograder/run_autograder \
       >"$work/run.log" 2>&1 || { rc=$?; cat "$work/run.log"; fail "run_autograder exited $rc"; }
     conforms gradescope "$ag/results/results.json" "$1"
   }
   grade alice
   grep -qx 'score 100 max 100' "$work/check" || fail "alice: full marks expected: $(cat "$work/check")"
+  grep -q '"submitted":[[:space:]]*"2026-11-20T23:59:00.25Z"' "$ag/results/results.json" \
+    || fail "alice: the time submitted is Gradescope's created_at, not the submission's file's"
   grep -q '"name":[[:space:]]*"hidden dataset 0 (192x192x192)"' "$ag/results/results.json" \
     || fail "alice: the hidden dataset was not graded"
   grep -q '"visibility":[[:space:]]*"after_due_date"' "$ag/results/results.json" \

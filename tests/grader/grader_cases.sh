@@ -197,6 +197,66 @@ kit_labs)
     "$work/vector-add/journal/expected-output.json" || fail "expected-output: the refusal's reason"
   grep -q '/capture/' "$work"/*/journal/*.json && fail "a grader path in a journal entry"
   ;;
+leaderboard)
+  # leaderboard = yes and the log curve in a copy of lab 02's rubric. twin and mallory hand in
+  # alice's file: the same predicted time, a tie that the roster's times break. mallory's folder
+  # claims an early time every way a student could (Gradescope's metadata file, a "submitted"
+  # file, old mtimes): none of it is believed.
+  { cat "$root/grader/rubrics/02-tiled.rubric"
+    printf 'leaderboard = yes\nperformance_curve = log\nperformance_zero = 0.1\nperformance_full = 1.0\n'
+  } >"$work/board.rubric"
+  mkdir -p "$work/class"
+  cp -r "$class/alice" "$class/bob" "$class/carol" "$work/class/"
+  cp -r "$class/alice" "$work/class/twin"
+  cp -r "$class/alice" "$work/class/mallory"
+  printf '{"id": 1, "created_at": "2000-01-01T00:00:00Z"}\n' >"$work/class/mallory/submission_metadata.json"
+  echo "2000-01-01T00:00:00Z" >"$work/class/mallory/submitted"
+  touch -d 2000-01-01T00:00:00Z "$work/class/mallory" "$work/class/mallory"/*
+  { echo "id,name,submitted"
+    echo "alice,Alice,2026-11-20T12:00:00Z"
+    echo "twin,Twin,2026-11-20 09:00"
+    echo "mallory,Mallory,2026-11-20T18:00:00-05:00"
+    echo "bob,Bob,2026-11-19T08:00:00Z"
+    echo "carol,Carol,2026-11-18T08:00:00Z"; } >"$work/roster.csv"
+  cli_grade "$work/class" --lab 02 --rubric "$work/board.rubric" --roster "$work/roster.csv" \
+    --out "$work/out" --timeout 30 --jobs 2 >"$work/stdout" 2>"$work/stderr" \
+    || { cat "$work/stderr"; fail "grade exited $?"; }
+  cat "$work/stdout"
+  gb="$work/out/gradebook.csv"
+  ranks="$(for s in twin alice mallory bob carol; do printf '%s=%s ' $s "$(col "$gb" $s 'leaderboard rank')"; done)"
+  [ "$ranks" = "twin=1 alice=2 mallory=3 bob=4 carol= " ] || fail "ranks: $ranks"
+  grep -q '"submitted":[[:space:]]*"2026-11-20T23:00:00Z"' "$work/out/results/mallory/results.json" \
+    || fail "mallory: the roster's time, not her files': $(grep -A1 extra_data "$work/out/results/mallory/results.json")"
+  grep -q '<td>3</td><td>mallory</td>.*<td>2026-11-20T23:00:00Z</td></tr>' "$work/out/report.html" \
+    || fail "mallory's row in the report"
+  grep -q '<td>-</td><td>carol</td><td colspan="4">unranked: unsafe</td>' "$work/out/report.html" \
+    || fail "carol: unranked, unsafe"
+  grep -q 'Leaderboard .* predicted H100 times (CPU backend)' "$work/out/report.html" || fail "predicted"
+  grep -q '^leaderboard: 4 of 5 ranked by kernel time (predicted H100); the top 4$' "$work/stdout" \
+    || fail "the summary's leaderboard"
+  grep -Eq '^ +1 twin +[0-9.]+ +[0-9.]+ +[0-9.]+x  2026-11-20T09:00:00Z$' "$work/stdout" \
+    || fail "the summary's first place"
+  # the log curve: bob (all datasets pass) gets 20 * log(ratio / 0.1) / log(10)
+  ratio="$(grep -A3 '"performance":' "$work/out/journal/bob.json" | grep -o '"ratio":[[:space:]]*[0-9.e+-]*' | sed 's/.*:[[:space:]]*//')"
+  awk -v r="$ratio" -v p="$(col "$gb" bob performance)" \
+    'BEGIN { want = 20 * log(r / 0.1) / log(10); exit !(r > 0.1 && r < 1 && (p - want)^2 < 0.0001) }' \
+    || fail "bob: performance $(col "$gb" bob performance) for a ratio of $ratio on the log curve"
+  # Gradescope: a class of one, the time from the metadata the instructor's side passes
+  mkdir -p "$work/one"
+  cp -r "$work/class/mallory/." "$work/one/"
+  printf '{"created_at": "2026-11-21T01:02:03.5+01:00"}\n' >"$work/metadata.json"
+  cli_grade "$work/one" --lab 02 --rubric "$work/board.rubric" --out "$work/out1" --timeout 30 \
+    --submission-metadata "$work/metadata.json" --quiet >/dev/null 2>"$work/stderr1" \
+    || { cat "$work/stderr1"; fail "grade --submission-metadata exited $?"; }
+  grep -q '"submitted":[[:space:]]*"2026-11-21T00:02:03.5Z"' "$work/out1/results/one/results.json" \
+    || fail "the metadata's created_at: $(grep -A1 extra_data "$work/out1/results/one/results.json")"
+  # a bad time in the roster stops the grader, naming the roster, the line and the value
+  sed -i 's/^bob,Bob,.*/bob,Bob,next Friday/' "$work/roster.csv"
+  cli_grade "$work/class" --lab 02 --roster "$work/roster.csv" --out "$work/out2" >/dev/null 2>"$work/e"
+  rc=$?
+  [ "$rc" = 2 ] && grep -q 'roster.csv:5: submitted "next Friday" is not an ISO 8601 time' "$work/e" \
+    || fail "a bad submitted time (exit $rc): $(cat "$work/e")"
+  ;;
 *) fail "unknown case $case_name" ;;
 esac
 echo "ok: $case_name"
