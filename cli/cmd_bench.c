@@ -1,11 +1,11 @@
 /* tilelab bench: figures for the dataset tools (generation, import, checking), the CPU backend,
  * the labs on a GPU and the front door's own cost. */
 #include "cli.h"
+#include "bench_lab.h"
 #include "runner_files.h"
 #include "lab_build.h"
 #include "session.h"
 
-#include <cjson/cJSON.h>
 #include "ptx.h"
 
 #include <dirent.h>
@@ -158,12 +158,6 @@ fail:
 }
 
 
-static double json_number(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItem(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
 /* The same solution through the grader's path (sandboxed build, capture, tilelab-replay) on the
  * same dataset: the kernel time a student's grade is computed from. Returns the median ms, 0
  * when the replay did not pass. */
@@ -216,51 +210,21 @@ static void bench_one_lab(const tl_lab *lab, const char *dataset, tl_size size, 
 {
     char source[PATH_MAX - 64];
     snprintf(source, sizeof source, "%s/solutions/%s/solution.cu", cli_root(), lab->id);
-    lab_program prog;
-    char *messages = NULL;
-    if (lab_build(source, LAB_BACKEND_GPU, true, &prog, &messages) != LAB_BUILD_OK) {
-        printf("  %-18s does not build:\n%s\n", lab->id, messages ? messages : "");
-        free(messages);
+    bench_timing t;
+    if (bench_time_on_gpu(lab->id, source, dataset, reps, &t) != 0)
         return;
-    }
-    char reps_text[16];
-    snprintf(reps_text, sizeof reps_text, "%d", reps);
-    char *argv[] = {prog.path, "--json", "--cublas", "--reps", reps_text, (char *)dataset, NULL};
-    proc_result r;
-    if (proc_run(argv, 900, 1 << 22, &r) != 0)
-        return;
-    cJSON *doc = cJSON_Parse(r.out);
-    if (!doc) {
-        printf("  %-18s failed (exit %d): %s\n", lab->id, r.exit_code, r.err);
-        proc_result_free(&r);
-        return;
-    }
-    const cJSON *kernel = cJSON_GetObjectItem(doc, "kernel");
-    double ms = json_number(kernel, "median_ms"), gflops = json_number(doc, "gflops");
-    double cublas_ms = 0, cublas_gflops = 0, base_ms = 0;
-    for (const cJSON *e = cJSON_GetObjectItem(doc, "other_kernels")->child; e; e = e->next) {
-        const char *name = cJSON_GetObjectItem(e, "name")->valuestring;
-        if (strcmp(name, "cublas") == 0) {
-            cublas_ms = json_number(e, "median_ms");
-            cublas_gflops = json_number(e, "gflops");
-        } else if (strcmp(name, "baseline") == 0) {
-            base_ms = json_number(e, "median_ms");
-        }
-    }
     char shape[40], replay_verdict[32];
     double replay_ms = replayed_ms(lab, source, dataset, reps, replay_verdict,
                                    sizeof replay_verdict);
     snprintf(shape, sizeof shape, "%dx%dx%d", size.m, size.k, size.n);
     printf("  %-18s %-15s %-5s %9.3f %9.1f %9.3f %9.1f %8.1f%% %9.3f %+7.2f%% %s", lab->id, shape,
-           cJSON_GetObjectItem(doc, "verdict")->valuestring, ms, gflops, cublas_ms, cublas_gflops,
-           cublas_gflops > 0 ? 100.0 * gflops / cublas_gflops : 0, replay_ms,
-           ms > 0 && replay_ms > 0 ? 100.0 * (replay_ms - ms) / ms : 0, replay_verdict);
-    if (base_ms > 0 && ms > 0)
-        printf("   baseline %.3f ms: padded is %.2fx faster", base_ms, base_ms / ms);
+           t.verdict, t.ms, t.gflops, t.cublas_ms, t.cublas_gflops,
+           t.cublas_gflops > 0 ? 100.0 * t.gflops / t.cublas_gflops : 0, replay_ms,
+           t.ms > 0 && replay_ms > 0 ? 100.0 * (replay_ms - t.ms) / t.ms : 0, replay_verdict);
+    if (t.baseline_ms > 0 && t.ms > 0)
+        printf("   baseline %.3f ms: padded is %.2fx faster", t.baseline_ms, t.baseline_ms / t.ms);
     putchar('\n');
     fflush(stdout);
-    cJSON_Delete(doc);
-    proc_result_free(&r);
 }
 
 static int bench_labs(int size, int reps, int threads)
@@ -272,17 +236,11 @@ static int bench_labs(int size, int reps, int threads)
     }
     tl_size square = {size, size, size}, rect = {size, size / 2 > 0 ? size / 2 : 1, size};
     char dir_sq[PATH_MAX - 64], dir_rect[PATH_MAX - 64];
-    snprintf(dir_sq, sizeof dir_sq, "%s/build/bench-datasets/%dx%dx%d", cli_root(), square.m,
-             square.k, square.n);
-    snprintf(dir_rect, sizeof dir_rect, "%s/build/bench-datasets/%dx%dx%d", cli_root(), rect.m,
-             rect.k, rect.n);
-    tl_gen_options g = {1, TL_FORMAT_BINARY, true, threads, false};
-    tl_gen_result res;
     tl_error err;
     fprintf(stderr, "bench labs: writing the %dx%dx%d and %dx%dx%d datasets ...\n", square.m,
             square.k, square.n, rect.m, rect.k, rect.n);
-    if (tl_dataset_generate(dir_sq, 0, square, &g, &res, &err) != 0 ||
-        tl_dataset_generate(dir_rect, 0, rect, &g, &res, &err) != 0)
+    if (bench_dataset(square, threads, dir_sq, sizeof dir_sq, &err) != 0 ||
+        bench_dataset(rect, threads, dir_rect, sizeof dir_rect, &err) != 0)
         return cli_fail("bench labs: %s", err.msg);
     printf("reference solutions on %s, kernel time = median of %d CUDA-event timed launches,\n"
            "L2 flushed before each; cuBLAS SGEMM (plain fp32, no TF32) timed the same way in the "
