@@ -1,7 +1,8 @@
 /* tilelab bench: figures for the dataset tools (generation, import, checking), the CPU backend,
- * the labs on a GPU and the front door's own cost. */
+ * the labs on a GPU, lab 06's steps (bench_steps.c) and the front door's own cost. */
 #include "cli.h"
 #include "bench_lab.h"
+#include "bench_steps.h"
 #include "runner_files.h"
 #include "lab_build.h"
 #include "session.h"
@@ -19,8 +20,8 @@
 #define MAX_REPS 64
 
 static const char usage[] =
-    "usage: ./tilelab bench [datasets | cpu | labs | front-door] [--size N] [--reps R]\n"
-    "                       [--threads T]\n"
+    "usage: ./tilelab bench [datasets | cpu | labs | steps | front-door] [--size N] [--reps R]\n"
+    "                       [--threads T] [steps' options]\n"
     "\n"
     "Measures and prints figures; nothing here is a pass/fail test, but each line shows its target.\n"
     "  datasets      (default) generate an NxNxN dataset in binary, import it (binary and text),\n"
@@ -32,14 +33,31 @@ static const char usage[] =
     "                next to cuBLAS SGEMM timed in the same process on the same buffers, lab 05's\n"
     "                unpadded baseline, and the same solution timed through the grader's path\n"
     "                (capture and tilelab-replay) on the same dataset\n"
+    "  steps         lab 06's steps in order: step 0 (lab 05's padded solution), the files\n"
+    "                solutions/06-challenge/steps/N-*.cu, then solutions/06-challenge/solution.cu\n"
+    "                when it exists. With a GPU: each at NxNxN (default 4096), ms, GFLOP/s and %\n"
+    "                of cuBLAS timed in the same process, and when ncu is on PATH its counters on\n"
+    "                a C^3 product (default 2048): shared load and store bank conflicts, DRAM\n"
+    "                bytes, achieved occupancy, registers, FMA pipe use. Without one: the CPU\n"
+    "                backend's counters on a whole C^3 product (default 256) and the performance\n"
+    "                model's H100 time at N^3 (docs/perfmodel.md). Exit status 1 when a step fails\n"
+    "                its check\n"
     "  front-door    what ./tilelab adds to a command when nothing changed (its package check\n"
     "                and build skipped): the median wall time of `./tilelab help` next to the\n"
     "                program behind it run directly, R runs each (default 20), and the difference\n"
-    "  --size N      matrix size (default 2048 for datasets, 4096 for labs)\n"
+    "  --size N      matrix size (default 2048 for datasets, 4096 for labs and steps)\n"
     "  --reps R      repetitions of each import, median reported (default 5); for cpu, runs\n"
     "                of each kernel, the fastest reported (default 5); for front-door, runs of\n"
-    "                each command (default 20)\n"
-    "  --threads T   threads for the reference products (default: one per CPU)\n";
+    "                each command (default 20); for labs and steps, timed launches (default 10)\n"
+    "  --threads T   threads for the reference products (default: one per CPU)\n"
+    "steps' options:\n"
+    "  --counts-size C  the counters' product is C x C x C (default 2048 with a GPU, 256 without)\n"
+    "  --backend B      gpu or cpu (default: gpu when there is a CUDA device, cpu otherwise)\n"
+    "  --svg FILE       also write a roofline picture: GFLOP/s against FLOP per DRAM byte, log-log,\n"
+    "                   under the H100's FP32 peak and HBM bandwidth, a labelled point per step\n"
+    "                   (and cuBLAS); the intensity is ncu's DRAM bytes, or the compulsory traffic\n"
+    "                   (M and N read once, P written once) without ncu and on the CPU backend\n"
+    "  --tsv FILE       also write the table as tab-separated values, a header line first\n";
 
 static int file_size_mb(const char *path, double *mb)
 {
@@ -452,16 +470,34 @@ static int run(int argc, char **argv)
     static const struct option longopts[] = {{"size", required_argument, NULL, 'n'},
                                              {"reps", required_argument, NULL, 'r'},
                                              {"threads", required_argument, NULL, 't'},
+                                             {"counts-size", required_argument, NULL, 'c'},
+                                             {"backend", required_argument, NULL, 'b'},
+                                             {"svg", required_argument, NULL, 's'},
+                                             {"tsv", required_argument, NULL, 'v'},
                                              {NULL, 0, NULL, 0}};
     int size = 0, reps = 0, threads = 0, c;
+    bench_steps_options so = {0};
+    bool steps_option = false;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         int bad = 0;
+        steps_option |= c == 'c' || c == 'b' || c == 's' || c == 'v';
         switch (c) {
         case 'n': bad = cli_parse_int("--size", optarg, 1, 16384, &size); break;
         case 'r': bad = cli_parse_int("--reps", optarg, 1, MAX_REPS, &reps); break;
         case 't': bad = cli_parse_int("--threads", optarg, 1, 1024, &threads); break;
+        case 'c': bad = cli_parse_int("--counts-size", optarg, 1, 16384, &so.counts_size); break;
+        case 's': so.svg = optarg; break;
+        case 'v': so.tsv = optarg; break;
+        case 'b':
+            if (strcmp(optarg, "gpu") == 0)
+                so.backend = BENCH_BACKEND_GPU;
+            else if (strcmp(optarg, "cpu") == 0)
+                so.backend = BENCH_BACKEND_CPU;
+            else
+                return cli_fail("bench: --backend expects gpu or cpu, not \"%s\"", optarg);
+            break;
         default:
             return cli_fail("bench: unknown or incomplete option \"%s\" (see --help)",
                             argv[optind - 1]);
@@ -469,7 +505,7 @@ static int run(int argc, char **argv)
         if (bad)
             return TL_EXIT_BAD_INPUT;
     }
-    bool labs = false, cpu = false, door = false;
+    bool labs = false, cpu = false, door = false, steps = false;
     for (int i = optind; i < argc; i++) {
         if (strcmp(argv[i], "labs") == 0)
             labs = true;
@@ -477,16 +513,27 @@ static int run(int argc, char **argv)
             cpu = true;
         else if (strcmp(argv[i], "front-door") == 0)
             door = true;
+        else if (strcmp(argv[i], "steps") == 0)
+            steps = true;
         else if (strcmp(argv[i], "datasets") != 0)
-            return cli_fail("bench: no suite \"%s\" (suites: datasets, cpu, labs, front-door)",
-                            argv[i]);
+            return cli_fail("bench: no suite \"%s\" (suites: datasets, cpu, labs, steps, "
+                            "front-door)", argv[i]);
     }
+    if (steps_option && !steps)
+        return cli_fail("bench: --counts-size, --backend, --svg and --tsv are for the steps "
+                        "suite (bench steps ...)");
     if (door)
         return bench_front_door(reps ? reps : 20);
     if (cpu)
         return bench_cpu(reps ? reps : 5);
     if (labs)
         return bench_labs(size ? size : 4096, reps ? reps : 10, threads);
+    if (steps) {
+        so.size = size ? size : 4096;
+        so.reps = reps ? reps : 10;
+        so.threads = threads;
+        return bench_steps(&so);
+    }
     return bench_datasets(size ? size : 2048, reps ? reps : 5, threads);
 }
 
