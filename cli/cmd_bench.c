@@ -1,11 +1,12 @@
 /* tilelab bench: figures for the dataset tools (generation, import, checking), the CPU backend,
- * the labs on a GPU and the front door's own cost. */
+ * the labs on a GPU, lab 06's steps (bench_steps.c) and the front door's own cost. */
 #include "cli.h"
+#include "bench_lab.h"
+#include "bench_steps.h"
 #include "runner_files.h"
 #include "lab_build.h"
 #include "session.h"
 
-#include <cjson/cJSON.h>
 #include "ptx.h"
 
 #include <dirent.h>
@@ -24,8 +25,8 @@
 #define CHALLENGE_TARGET 75.0
 
 static const char usage[] =
-    "usage: ./tilelab bench [datasets | cpu | labs | front-door] [--size N] [--reps R]\n"
-    "                       [--threads T]\n"
+    "usage: ./tilelab bench [datasets | cpu | labs | steps | front-door] [--size N] [--reps R]\n"
+    "                       [--threads T] [steps' options]\n"
     "\n"
     "Measures and prints figures; nothing here is a pass/fail test, but each line shows its target.\n"
     "  datasets      (default) generate an NxNxN dataset in binary, import it (binary and text),\n"
@@ -38,14 +39,31 @@ static const char usage[] =
     "                next to cuBLAS SGEMM timed in the same process on the same buffers, lab 05's\n"
     "                unpadded baseline, and the same solution timed through the grader's path\n"
     "                (capture and tilelab-replay) on the same dataset\n"
+    "  steps         lab 06's steps in order: step 0 (lab 05's padded solution), the files\n"
+    "                solutions/06-challenge/steps/N-*.cu, then solutions/06-challenge/solution.cu\n"
+    "                when it exists. With a GPU: each at NxNxN (default 4096), ms, GFLOP/s and %\n"
+    "                of cuBLAS timed in the same process, and when ncu is on PATH its counters on\n"
+    "                a C^3 product (default 2048): shared load and store bank conflicts, DRAM\n"
+    "                bytes, achieved occupancy, registers, FMA pipe use. Without one: the CPU\n"
+    "                backend's counters on a whole C^3 product (default 256) and the performance\n"
+    "                model's H100 time at N^3 (docs/perfmodel.md). Exit status 1 when a step fails\n"
+    "                its check\n"
     "  front-door    what ./tilelab adds to a command when nothing changed (its package check\n"
     "                and build skipped): the median wall time of `./tilelab help` next to the\n"
     "                program behind it run directly, R runs each (default 20), and the difference\n"
-    "  --size N      matrix size (default 2048 for datasets, 4096 for labs)\n"
+    "  --size N      matrix size (default 2048 for datasets, 4096 for labs and steps)\n"
     "  --reps R      repetitions of each import, median reported (default 5); for cpu, runs\n"
     "                of each kernel, the fastest reported (default 5); for front-door, runs of\n"
-    "                each command (default 20)\n"
-    "  --threads T   threads for the reference products (default: one per CPU)\n";
+    "                each command (default 20); for labs and steps, timed launches (default 10)\n"
+    "  --threads T   threads for the reference products (default: one per CPU)\n"
+    "steps' options:\n"
+    "  --counts-size C  the counters' product is C x C x C (default 2048 with a GPU, 256 without)\n"
+    "  --backend B      gpu or cpu (default: gpu when there is a CUDA device, cpu otherwise)\n"
+    "  --svg FILE       also write a roofline picture: GFLOP/s against FLOP per DRAM byte, log-log,\n"
+    "                   under the H100's FP32 peak and HBM bandwidth, a labelled point per step\n"
+    "                   (and cuBLAS); the intensity is ncu's DRAM bytes, or the compulsory traffic\n"
+    "                   (M and N read once, P written once) without ncu and on the CPU backend\n"
+    "  --tsv FILE       also write the table as tab-separated values, a header line first\n";
 
 static int file_size_mb(const char *path, double *mb)
 {
@@ -164,12 +182,6 @@ fail:
 }
 
 
-static double json_number(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItem(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
 /* The same solution through the grader's path (sandboxed build, capture, tilelab-replay) on the
  * same dataset: the kernel time a student's grade is computed from. Returns the median ms, 0
  * when the replay did not pass. */
@@ -223,54 +235,24 @@ static void bench_one_lab(const tl_lab *lab, const char *dataset, tl_size size, 
 {
     char source[PATH_MAX - 64];
     snprintf(source, sizeof source, "%s/solutions/%s/solution.cu", cli_root(), lab->id);
-    lab_program prog;
-    char *messages = NULL;
-    if (lab_build(source, LAB_BACKEND_GPU, true, &prog, &messages) != LAB_BUILD_OK) {
-        printf("  %-18s does not build:\n%s\n", lab->id, messages ? messages : "");
-        free(messages);
+    bench_timing t;
+    if (bench_time_on_gpu(lab->id, source, dataset, reps, &t) != 0)
         return;
-    }
-    char reps_text[16];
-    snprintf(reps_text, sizeof reps_text, "%d", reps);
-    char *argv[] = {prog.path, "--json", "--cublas", "--reps", reps_text, (char *)dataset, NULL};
-    proc_result r;
-    if (proc_run(argv, 900, 1 << 22, &r) != 0)
-        return;
-    cJSON *doc = cJSON_Parse(r.out);
-    if (!doc) {
-        printf("  %-18s failed (exit %d): %s\n", lab->id, r.exit_code, r.err);
-        proc_result_free(&r);
-        return;
-    }
-    const cJSON *kernel = cJSON_GetObjectItem(doc, "kernel");
-    double ms = json_number(kernel, "median_ms"), gflops = json_number(doc, "gflops");
-    double cublas_ms = 0, cublas_gflops = 0, base_ms = 0;
-    for (const cJSON *e = cJSON_GetObjectItem(doc, "other_kernels")->child; e; e = e->next) {
-        const char *name = cJSON_GetObjectItem(e, "name")->valuestring;
-        if (strcmp(name, "cublas") == 0) {
-            cublas_ms = json_number(e, "median_ms");
-            cublas_gflops = json_number(e, "gflops");
-        } else if (strcmp(name, "baseline") == 0) {
-            base_ms = json_number(e, "median_ms");
-        }
-    }
     char shape[40], replay_verdict[32];
     double replay_ms = replayed_ms(lab, source, dataset, reps, replay_verdict,
                                    sizeof replay_verdict);
     snprintf(shape, sizeof shape, "%dx%dx%d", size.m, size.k, size.n);
     printf("  %-18s %-15s %-5s %9.3f %9.1f %9.3f %9.1f %8.1f%% %9.3f %+7.2f%% %s", lab->id, shape,
-           cJSON_GetObjectItem(doc, "verdict")->valuestring, ms, gflops, cublas_ms, cublas_gflops,
-           cublas_gflops > 0 ? 100.0 * gflops / cublas_gflops : 0, replay_ms,
-           ms > 0 && replay_ms > 0 ? 100.0 * (replay_ms - ms) / ms : 0, replay_verdict);
-    if (base_ms > 0 && ms > 0)
-        printf("   baseline %.3f ms: padded is %.2fx faster", base_ms, base_ms / ms);
-    if (target_percent > 0 && cublas_gflops > 0)
+           t.verdict, t.ms, t.gflops, t.cublas_ms, t.cublas_gflops,
+           t.cublas_gflops > 0 ? 100.0 * t.gflops / t.cublas_gflops : 0, replay_ms,
+           t.ms > 0 && replay_ms > 0 ? 100.0 * (replay_ms - t.ms) / t.ms : 0, replay_verdict);
+    if (t.baseline_ms > 0 && t.ms > 0)
+        printf("   baseline %.3f ms: padded is %.2fx faster", t.baseline_ms, t.baseline_ms / t.ms);
+    if (target_percent > 0 && t.cublas_gflops > 0)
         printf("   target >= %.0f%% of cuBLAS: %s", target_percent,
-               100.0 * gflops / cublas_gflops >= target_percent ? "met" : "MISSED");
+               100.0 * t.gflops / t.cublas_gflops >= target_percent ? "met" : "MISSED");
     putchar('\n');
     fflush(stdout);
-    cJSON_Delete(doc);
-    proc_result_free(&r);
 }
 
 static int bench_labs(int size, int reps, int threads)
@@ -285,15 +267,11 @@ static int bench_labs(int size, int reps, int threads)
      * the sizes its target names. */
     tl_size shapes[BENCH_SHAPES] = {{size, size, size}, {size, half, size}, {half, half, half}};
     char dirs[BENCH_SHAPES][PATH_MAX - 64];
-    tl_gen_options g = {1, TL_FORMAT_BINARY, true, threads, false};
-    tl_gen_result res;
     tl_error err;
     for (int i = 0; i < BENCH_SHAPES; i++) {
-        snprintf(dirs[i], sizeof dirs[i], "%s/build/bench-datasets/%dx%dx%d", cli_root(),
-                 shapes[i].m, shapes[i].k, shapes[i].n);
         fprintf(stderr, "bench labs: writing the %dx%dx%d dataset ...\n", shapes[i].m,
                 shapes[i].k, shapes[i].n);
-        if (tl_dataset_generate(dirs[i], 0, shapes[i], &g, &res, &err) != 0)
+        if (bench_dataset(shapes[i], threads, dirs[i], sizeof dirs[i], &err) != 0)
             return cli_fail("bench labs: %s", err.msg);
     }
     printf("reference solutions on %s, kernel time = median of %d CUDA-event timed launches,\n"
@@ -513,16 +491,34 @@ static int run(int argc, char **argv)
     static const struct option longopts[] = {{"size", required_argument, NULL, 'n'},
                                              {"reps", required_argument, NULL, 'r'},
                                              {"threads", required_argument, NULL, 't'},
+                                             {"counts-size", required_argument, NULL, 'c'},
+                                             {"backend", required_argument, NULL, 'b'},
+                                             {"svg", required_argument, NULL, 's'},
+                                             {"tsv", required_argument, NULL, 'v'},
                                              {NULL, 0, NULL, 0}};
     int size = 0, reps = 0, threads = 0, c;
+    bench_steps_options so = {0};
+    bool steps_option = false;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         int bad = 0;
+        steps_option |= c == 'c' || c == 'b' || c == 's' || c == 'v';
         switch (c) {
         case 'n': bad = cli_parse_int("--size", optarg, 1, 16384, &size); break;
         case 'r': bad = cli_parse_int("--reps", optarg, 1, MAX_REPS, &reps); break;
         case 't': bad = cli_parse_int("--threads", optarg, 1, 1024, &threads); break;
+        case 'c': bad = cli_parse_int("--counts-size", optarg, 1, 16384, &so.counts_size); break;
+        case 's': so.svg = optarg; break;
+        case 'v': so.tsv = optarg; break;
+        case 'b':
+            if (strcmp(optarg, "gpu") == 0)
+                so.backend = BENCH_BACKEND_GPU;
+            else if (strcmp(optarg, "cpu") == 0)
+                so.backend = BENCH_BACKEND_CPU;
+            else
+                return cli_fail("bench: --backend expects gpu or cpu, not \"%s\"", optarg);
+            break;
         default:
             return cli_fail("bench: unknown or incomplete option \"%s\" (see --help)",
                             argv[optind - 1]);
@@ -530,7 +526,7 @@ static int run(int argc, char **argv)
         if (bad)
             return TL_EXIT_BAD_INPUT;
     }
-    bool labs = false, cpu = false, door = false;
+    bool labs = false, cpu = false, door = false, steps = false;
     for (int i = optind; i < argc; i++) {
         if (strcmp(argv[i], "labs") == 0)
             labs = true;
@@ -538,16 +534,27 @@ static int run(int argc, char **argv)
             cpu = true;
         else if (strcmp(argv[i], "front-door") == 0)
             door = true;
+        else if (strcmp(argv[i], "steps") == 0)
+            steps = true;
         else if (strcmp(argv[i], "datasets") != 0)
-            return cli_fail("bench: no suite \"%s\" (suites: datasets, cpu, labs, front-door)",
-                            argv[i]);
+            return cli_fail("bench: no suite \"%s\" (suites: datasets, cpu, labs, steps, "
+                            "front-door)", argv[i]);
     }
+    if (steps_option && !steps)
+        return cli_fail("bench: --counts-size, --backend, --svg and --tsv are for the steps "
+                        "suite (bench steps ...)");
     if (door)
         return bench_front_door(reps ? reps : 20);
     if (cpu)
         return bench_cpu(reps ? reps : 5);
     if (labs)
         return bench_labs(size ? size : 4096, reps ? reps : 10, threads);
+    if (steps) {
+        so.size = size ? size : 4096;
+        so.reps = reps ? reps : 10;
+        so.threads = threads;
+        return bench_steps(&so);
+    }
     return bench_datasets(size ? size : 2048, reps ? reps : 5, threads);
 }
 

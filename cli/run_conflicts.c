@@ -2,6 +2,7 @@
 #include "run_conflicts.h"
 
 #include "cli.h"
+#include "ncu_csv.h"
 #include "ptx.h"
 #include "runner_files.h"
 
@@ -10,62 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Splits one CSV line of quoted fields ("a","b,c",...) in place; returns the field count. */
-static int csv_fields(char *line, char **fields, int max)
+static const char conflict_metrics[] = "l1tex__data_bank_conflicts";
+
+static void print_conflict(const ncu_row *r, void *ctx)
 {
-    int n = 0;
-    char *p = line;
-    while (*p == '"' && n < max) {
-        char *start = ++p;
-        while (*p && *p != '"')
-            p++;
-        if (*p)
-            *p++ = '\0';
-        fields[n++] = start;
-        if (*p == ',')
-            p++;
-    }
-    return n;
+    (void)ctx;
+    if (strncmp(r->metric, conflict_metrics, sizeof conflict_metrics - 1) != 0)
+        return;
+    printf(" %.*s %s %.0f;", (int)strcspn(r->kernel, "("), r->kernel,
+           strstr(r->metric, "op_st") ? "st" : "ld", r->value);
 }
 
-static int column_of(char **fields, int n, const char *name)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(fields[i], name) == 0)
-            return i;
-    return -1;
-}
-
-/* The ncu CSV in the replayer's output: the header row names the columns; values may carry
- * thousands separators. */
+/* The ncu CSV in the replayer's output, one "KERNEL ld|st N;" per kernel and metric. */
 static void print_bank_conflicts(char *csv)
 {
-    int kernel_col = -1, metric_col = -1, value_col = -1;
     printf("        bank conflicts (ncu):");
-    char *save = NULL;
-    for (char *line = strtok_r(csv, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char *f[64];
-        int n = csv_fields(line, f, 64);
-        if (kernel_col < 0) {
-            kernel_col = column_of(f, n, "Kernel Name");
-            metric_col = column_of(f, n, "Metric Name");
-            value_col = column_of(f, n, "Metric Value");
-            if (metric_col < 0 || value_col < 0)
-                kernel_col = -1;
-            continue;
-        }
-        if (n <= value_col || n <= metric_col || n <= kernel_col ||
-            strncmp(f[metric_col], "l1tex__data_bank_conflicts", 26) != 0)
-            continue;
-        char digits[64];
-        size_t d = 0;
-        for (const char *q = f[value_col]; *q && d + 1 < sizeof digits; q++)
-            if ((*q >= '0' && *q <= '9') || *q == '.')
-                digits[d++] = *q;
-        digits[d] = '\0';
-        printf(" %.*s %s %.0f;", (int)strcspn(f[kernel_col], "("), f[kernel_col],
-               strstr(f[metric_col], "op_st") ? "st" : "ld", atof(digits));
-    }
+    ncu_csv_rows(csv, print_conflict, NULL);
     putchar('\n');
 }
 

@@ -154,6 +154,42 @@ save_outputs_names)
   (cd "$work/b/0" && run 0 "$cli" "${quick[@]}" --dataset . --save-outputs "$work/f")
   has "result saved to $work/f/0.raw"
   ;;
+bench_steps)
+  # ARGS: the kit's root. Every step (lab 05's padded solution, then the steps folder's files in
+  # order) gets a row that passed, with the CPU backend's counters and a predicted time; the TSV
+  # has the same rows; the roofline picture is well-formed SVG with a labelled point per step.
+  root="$1"
+  run 2 "$cli" bench --svg "$work/x.svg"; has "are for the steps suite"
+  run 2 "$cli" bench steps --backend tpu; has "--backend expects gpu or cpu"
+  run 2 "$cli" bench steps --counts-size 0; has "--counts-size"
+  run 2 "$cli" bench steps --tsv "$work/none/t.tsv"; has "$work/none/t.tsv: cannot write the table (--tsv)"
+  steps=(0-lab05-padded)
+  for f in "$root"/solutions/06-challenge/steps/[0-9]*.cu; do steps+=("$(basename "$f" .cu)"); done
+  [ ${#steps[@]} -ge 6 ] || fail "expected at least 5 step files, found ${#steps[@]} steps"
+  [ -f "$root/solutions/06-challenge/solution.cu" ] && steps+=("${#steps[@]}-solution")
+  run 0 "$cli" bench steps --backend cpu --size 256 --svg "$work/r.svg" --tsv "$work/t.tsv"
+  has "performance model's H100 time at 256^3"
+  for s in "${steps[@]}"; do
+    grep -qE "^  $s +pass +[0-9]+ +[0-9]+ .* [0-9]+\.[0-9]{3} +[0-9]+ +[0-9.]+ (issue|LSU|L2|DRAM|launch)$" "$work/out" \
+      || fail "no passing row with figures for step $s"
+  done
+  [ "$(grep -c '^  [0-9]' "$work/out")" = ${#steps[@]} ] || fail "expected ${#steps[@]} step rows"
+  # Step numbers in order: 0, 1, 2, ...
+  grep -o '^  [0-9]*-' "$work/out" | tr -d ' -' | awk '$1 != NR - 1 { exit 1 }' || fail "steps out of order"
+  [ "$(head -1 "$work/t.tsv" | cut -f1-2)" = "$(printf 'step\tcheck')" ] || fail "TSV header"
+  [ "$(wc -l <"$work/t.tsv")" = $((${#steps[@]} + 1)) ] || fail "TSV: a header and a line per step"
+  awk -F'\t' -v want="$(head -1 "$work/t.tsv" | awk -F'\t' '{ print NF }')" \
+    'NF != want || $2 != (NR == 1 ? "check" : "pass") { exit 1 }' "$work/t.tsv" || fail "TSV rows"
+  if command -v xmllint >/dev/null; then
+    xmllint --noout "$work/r.svg" || fail "the SVG is not well-formed"
+  else
+    tail -1 "$work/r.svg" | grep -q '^</svg>$' || fail "the SVG is not closed"
+  fi
+  [ "$(grep -c '<circle ' "$work/r.svg")" = ${#steps[@]} ] || fail "expected a point per step"
+  for s in "${steps[@]}"; do grep -q ">$s (" "$work/r.svg" || fail "no label for $s"; done
+  grep -q 'H100 FP32 FMA peak 67 TFLOP/s' "$work/r.svg" || fail "no compute roof"
+  grep -q '<polyline ' "$work/r.svg" || fail "no roofs"
+  ;;
 *) fail "unknown case $case_name" ;;
 esac
 echo "ok: $case_name"
