@@ -16,17 +16,22 @@ typedef struct contender {
     const char *student;
 } contender;
 
-/* Why an entry is not ranked, or NULL when it is: its performance run must have passed (which
- * it never does for a kernel found unsafe: such a kernel is not timed) with a time. */
+/* Why an entry is not ranked, or NULL when it is: the board ranks correct kernels only, so
+ * every graded dataset must have passed (unsafe named first, as it is the gravest), and its
+ * performance run too, with a time. A fast kernel that is wrong at the edges is not on it. */
 static const char *unranked_reason(const cJSON *e, double *ms)
 {
     const cJSON *perf = entry_field(e, "performance"), *d;
-    const char *verdict = entry_str(perf, "verdict");
+    const char *verdict = entry_str(perf, "verdict"), *failed = NULL;
     cJSON_ArrayForEach(d, entry_field(e, "datasets")) {
         const char *v = entry_str(d, "verdict");
         if (v && strcmp(v, "unsafe") == 0)
             return "unsafe";
+        if (!failed && (!v || strcmp(v, "pass") != 0))
+            failed = v ? v : "no verdict";
     }
+    if (failed)
+        return failed;
     if (verdict && strcmp(verdict, "pass") != 0)
         return verdict;
     if (!verdict || !entry_positive(perf, "student_ms", ms))

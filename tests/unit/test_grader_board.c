@@ -147,24 +147,29 @@ Test(board_rank, a_tie_without_a_time_for_one_keeps_one_rank)
     free_all(e, 5);
 }
 
-Test(board_rank, only_a_passing_safe_timed_run_is_ranked)
+Test(board_rank, only_a_kernel_that_passed_everything_is_ranked)
 {
     cJSON *e[] = {entry("ok", "pass", 1.0, NULL), entry("wrong", "wrong", 0, NULL),
                   entry("unsafe", "unsafe", 0, NULL), entry("racy", "pass", 0.1, NULL),
-                  entry("untimed", "pass", 0, NULL), entry("broken", "compile-error", 0, NULL)};
+                  entry("untimed", "pass", 0, NULL), entry("broken", "compile-error", 0, NULL),
+                  entry("edges", "pass", 0.5, NULL)};
     cJSON *d = cJSON_GetArrayItem(cJSON_GetObjectItem(e[3], "datasets"), 0);
     cJSON_ReplaceItemInObject(d, "verdict", cJSON_CreateString("unsafe"));
+    /* the fastest, and right at the performance size, but wrong on another dataset */
+    d = cJSON_GetArrayItem(cJSON_GetObjectItem(e[6], "datasets"), 0);
+    cJSON_ReplaceItemInObject(d, "verdict", cJSON_CreateString("wrong"));
     /* an entry's own leaderboard object is replaced, never believed */
     cJSON_AddItemToObject(e[1], "leaderboard", cJSON_Parse("{\"rank\": 1, \"position\": 1}"));
-    rank_all(e, 6);
+    rank_all(e, 7);
     cr_assert_eq(rank_of(e[0]), 1);
+    cr_assert_str_eq(unranked_of(e[6]), "wrong", "ranked though wrong on a dataset");
     cr_assert_str_eq(unranked_of(e[1]), "wrong");
     cr_assert_eq(rank_of(e[1]), 0);
     cr_assert_str_eq(unranked_of(e[2]), "unsafe");
     cr_assert_str_eq(unranked_of(e[3]), "unsafe", "fast, but unsafe on a dataset");
     cr_assert_str_eq(unranked_of(e[4]), "not timed");
     cr_assert_str_eq(unranked_of(e[5]), "compile-error");
-    free_all(e, 6);
+    free_all(e, 7);
 }
 
 /* ---- where it shows ---------------------------------------------------------------------- */

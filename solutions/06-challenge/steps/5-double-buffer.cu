@@ -97,10 +97,12 @@ __global__ void __launch_bounds__(THREADS)
     int strips = (k + BK - 1) / BK;
     for (int t = 0; t < strips; ++t) {
         int s = t % STAGES;
-        bool more = t + 1 < strips;
-        if (more)
-            load_strips(M, N, j, k, l, row0, col0, (t + 1) * BK, arow, acol, brow, bcol,
-                        interior, &ra, &rb);
+        /* The last trip loads its own strip again instead of skipping the load: a load under
+         * `if (t + 1 < strips)` is moved by the compiler down to the stores that use it, after
+         * the math, and the overlap is lost. */
+        int next = t + 1 < strips ? t + 1 : t;
+        load_strips(M, N, j, k, l, row0, col0, next * BK, arow, acol, brow, bcol, interior, &ra,
+                    &rb);
 
         if (active) {
 #pragma unroll
@@ -125,8 +127,7 @@ __global__ void __launch_bounds__(THREADS)
             }
         }
 
-        if (more)
-            store_strips(As[s ^ 1], Bs[s ^ 1], arow, acol, brow, bcol, ra, rb);
+        store_strips(As[s ^ 1], Bs[s ^ 1], arow, acol, brow, bcol, ra, rb);
         __syncthreads();
     }
 
