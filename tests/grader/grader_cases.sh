@@ -197,6 +197,54 @@ kit_labs)
     "$work/vector-add/journal/expected-output.json" || fail "expected-output: the refusal's reason"
   grep -q '/capture/' "$work"/*/journal/*.json && fail "a grader path in a journal entry"
   ;;
+challenge_class)
+  # Lab 06's class: lab 05's kernel and the handout's steps as students, two copies of the
+  # reference (a tie the roster's times break), and the reference without its edge kernels
+  # (fast, right at 4096^3, wrong at the odd sizes: never ranked). On the CPU backend by
+  # default; CHALLENGE_BACKEND=gpu grades it on a GPU, CHALLENGE_KEEP=DIR keeps the outputs.
+  backend="${CHALLENGE_BACKEND:-cpu}"
+  steps="$root/solutions/06-challenge/steps"
+  add() { mkdir -p "$work/class/$1" && cp "$2" "$work/class/$1/template.cu" || fail "copy $2"; }
+  add ana "$root/solutions/05-bank-conflicts/solution.cu"
+  add ben "$steps/1-blocktile-1d.cu"
+  add cai "$steps/2-blocktile-2d.cu"
+  add dev "$steps/3-vectorize.cu"
+  add eva "$steps/4-warptile.cu"
+  add fay "$steps/5-double-buffer.cu"
+  add gus "$root/solutions/06-challenge/solution.cu"
+  add hal "$root/solutions/06-challenge/solution.cu"
+  mkdir -p "$work/class/ivy"
+  sed 's/if (full_cols < l)$/if (full_cols < l \&\& full_cols == 0)/; s/if (full_rows < j \&\& full_cols > 0)$/if (0)/' \
+    "$root/solutions/06-challenge/solution.cu" >"$work/class/ivy/template.cu"
+  cmp -s "$work/class/ivy/template.cu" "$root/solutions/06-challenge/solution.cu" && fail "ivy: the edits did not apply"
+  { echo "id,name,submitted"
+    for s in ana ben cai dev eva fay ivy; do echo "$s,$s,2026-11-20T12:00:00Z"; done
+    echo "gus,Gus,2026-11-21T08:00:00Z"
+    echo "hal,Hal,2026-11-20T08:00:00Z"; } >"$work/roster.csv"
+  "$cli" grade "$work/class" --lab 06 --backend "$backend" --roster "$work/roster.csv" \
+    --out "$work/out" --timeout 60 --jobs 2 >"$work/stdout" 2>"$work/stderr" \
+    || { cat "$work/stderr"; fail "grade exited $?"; }
+  cat "$work/stdout"
+  [ -n "${CHALLENGE_KEEP:-}" ] && { mkdir -p "$CHALLENGE_KEEP"; cp -r "$work/out/." "$CHALLENGE_KEEP/"; }
+  gb="$work/out/gradebook.csv"
+  for s in ana ben cai dev eva fay gus hal; do
+    [ "$(verdicts $s | tr ' ' '\n' | sort -u | tr -d '\n')" = pass ] || fail "$s: $(verdicts $s)"
+  done
+  verdicts ivy | grep -q wrong || fail "ivy: wrong at the edges, got $(verdicts ivy)"
+  [ -z "$(col "$gb" ivy 'leaderboard rank')" ] || fail "ivy is ranked"
+  # the two references first, the earlier submission ahead; lab 05's kernel last, step 1 next
+  ranks="$(for s in hal gus ben ana; do printf '%s=%s ' $s "$(col "$gb" $s 'leaderboard rank')"; done)"
+  [ "$ranks" = "hal=1 gus=2 ben=7 ana=8 " ] || fail "ranks: $ranks"
+  for s in cai dev eva fay; do
+    r="$(col "$gb" $s 'leaderboard rank')"
+    [ "$r" -ge 3 ] && [ "$r" -le 6 ] || fail "$s: rank $r"
+  done
+  [ "$(col "$gb" gus performance)" = 40 ] || fail "gus: $(col "$gb" gus performance) speed points"
+  ana_points="$(col "$gb" ana performance)"
+  awk -v p="$ana_points" 'BEGIN { exit !(p > 0 && p < 20) }' || fail "ana: $ana_points speed points"
+  grep -q '<td>-</td><td>ivy</td><td colspan="4">unranked: wrong</td>' "$work/out/report.html" \
+    || fail "ivy's row in the report"
+  ;;
 leaderboard)
   # leaderboard = yes and the log curve in a copy of lab 02's rubric. twin and mallory hand in
   # alice's file: the same predicted time, a tie that the roster's times break. mallory's folder
