@@ -106,6 +106,10 @@ int rubric_read(const char *path, rubric *r, tl_error *err)
             k = choice(path, line, key, value, yes_no, "yes or no", err);
             rc = k < 0 ? -1 : 0;
             r->leaderboard = k == 1;
+        } else if (strcmp(key, "plain_cuda") == 0) {
+            k = choice(path, line, key, value, yes_no, "yes or no", err);
+            rc = k < 0 ? -1 : 0;
+            r->plain_cuda = k == 1;
         } else if (strcmp(key, "require") == 0) {
             char *save = NULL;
             for (char *tok = strtok_r(value, ",", &save); tok && r->nrequire < 8;
@@ -125,7 +129,8 @@ int rubric_read(const char *path, rubric *r, tl_error *err)
         } else {
             rc = tl_error_set(err, "%s:%d: unknown key \"%s\" (compile, datasets, static, "
                               "performance, performance_full, performance_zero, "
-                              "performance_curve, hidden_visibility, require, leaderboard)",
+                              "performance_curve, hidden_visibility, require, leaderboard, "
+                              "plain_cuda)",
                               path, line, key);
         }
     }

@@ -82,6 +82,28 @@ static int write_atomic(const char *path, const char *text)
     return 0;
 }
 
+/* plain_cuda: the PTX the build made has no tensor-core instruction and no inline assembly.
+ * Appends the check; returns 1 (with what was found in `found`) when it fails. */
+static int plain_cuda_check(const runner_program *p, char *found, size_t size, cJSON *checks)
+{
+    tl_error err;
+    size_t len = 0;
+    char detail[400];
+    char *ptx = files_read_untrusted(p->ptx, GRADER_MAX_PTX_BYTES, &len, &err);
+    int findings = ptx ? ptx_plain_cuda_findings(ptx, detail, sizeof detail) : 1;
+    if (!ptx)
+        snprintf(detail, sizeof detail, "the compiled PTX could not be read: %.300s", err.msg);
+    free(ptx);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", "plain CUDA C: no tensor cores, no inline assembly");
+    cJSON_AddBoolToObject(o, "ok", findings == 0);
+    add_text(o, "detail", detail);
+    cJSON_AddItemToArray(checks, o);
+    if (findings)
+        snprintf(found, size, "%s", detail);
+    return findings != 0;
+}
+
 /* The static checks read exactly the files the build compiled: the runner's copies. */
 static int run_static_checks(const grade_context *c, const submission *s,
                              const runner_program *p, bool built, cJSON *checks)
@@ -212,7 +234,8 @@ static runner_prediction predict(const grade_context *c, const runner_config *cf
  * barrier makes a kernel faster, and its speed would be the race's. */
 static cJSON *performance(const grade_context *c, const runner_config *cfg,
                           const runner_program *p, const runner_capture *cap, bool captured,
-                          tl_verdict not_run, const char *unsafe, int passed, cJSON *e)
+                          tl_verdict not_run, const char *unsafe, const char *forbidden,
+                          int passed, cJSON *e)
 {
     /* Speed counts only where the kernel is right: the points are scaled by the share of the
      * graded datasets that passed, so a kernel fast at the performance size but wrong on the
@@ -231,6 +254,11 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
         res.verdict = TL_VERDICT_UNSAFE;
         snprintf(res.detail, sizeof res.detail, "not timed: the safety checks found %.700s",
                  unsafe);
+    } else if (captured && forbidden) {
+        /* Its speed would be the tensor cores' or the assembly's, not the lab's. */
+        res.verdict = TL_VERDICT_REFUSED;
+        snprintf(res.detail, sizeof res.detail, "not timed: the rubric asks for plain CUDA C, and "
+                 "the compiled code has %.600s", forbidden);
     } else if (captured && passed == 0) {
         res.verdict = TL_VERDICT_WRONG;
         snprintf(res.detail, sizeof res.detail, "not timed: no graded dataset passed");
@@ -351,6 +379,9 @@ void grade_one(const grade_context *c, const submission *s, int slot)
     } else {
         failed = run_static_checks(c, s, &p, ok, checks);
     }
+    char forbidden[400] = "";
+    if (ok && r->plain_cuda && plain_cuda_check(&p, forbidden, sizeof forbidden, checks) != 0)
+        failed++;
     /* Which checks failed, and where: the item's output is what Gradescope shows the student. */
     char detail[900];
     int len = snprintf(detail, sizeof detail, "%d of %d static checks failed", failed,
@@ -429,7 +460,8 @@ void grade_one(const grade_context *c, const submission *s, int slot)
         runner_result_free(&res);
     }
     cJSON_AddItemToArray(items, performance(c, &cfg, &p, &cap, replayable, captured.verdict,
-                                                 unsafe[0] ? unsafe : NULL, passed, e));
+                                            unsafe[0] ? unsafe : NULL,
+                                            forbidden[0] ? forbidden : NULL, passed, e));
     if (have_capture)
         runner_capture_free(&cap);
     runner_outcome_free(&built);

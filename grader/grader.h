@@ -54,6 +54,7 @@ typedef struct rubric {
     double performance_full, performance_zero;
     rubric_curve performance_curve;
     bool leaderboard;     /* the class report, summary and gradebook rank the speeds */
+    bool plain_cuda;      /* no tensor cores and no inline assembly in the compiled PTX */
     char hidden_visibility[32];
     char require[8][128]; /* regular expressions the source must match */
     int nrequire;
@@ -64,6 +65,11 @@ int rubric_read(const char *path, rubric *r, tl_error *err);
 /* The share (0..1) of the performance points a speed ratio (reference / student time) earns:
  * none at or below performance_zero, all at or above performance_full, by the curve between. */
 double rubric_performance_share(const rubric *r, double ratio);
+
+/* plain_cuda's check on a submission's PTX, as the grader's build made it: how many tensor-core
+ * instructions and inline-assembly blocks it has; `detail` names the first (kind, kernel, PTX
+ * line) or says there is none. */
+int ptx_plain_cuda_findings(const char *ptx, char *detail, size_t size);
 
 /* Static checks of a source file: forbidden libraries and calls, then the rubric's required
  * constructs. Appends {name, ok, detail} objects to `checks`; returns how many failed. */

@@ -200,7 +200,8 @@ kit_labs)
 challenge_class)
   # Lab 06's class: lab 05's kernel and the handout's steps as students, two copies of the
   # reference (a tie the roster's times break), and the reference without its edge kernels
-  # (fast, right at 4096^3, wrong at the odd sizes: never ranked). On the CPU backend by
+  # (fast, right at 4096^3, wrong at the odd sizes: never ranked), and two that break the
+  # plain-CUDA rule (below). On the CPU backend by
   # default; CHALLENGE_BACKEND=gpu grades it on a GPU, CHALLENGE_KEEP=DIR keeps the outputs.
   backend="${CHALLENGE_BACKEND:-cpu}"
   steps="$root/solutions/06-challenge/steps"
@@ -217,8 +218,29 @@ challenge_class)
   sed 's/if (full_cols < l)$/if (full_cols < l \&\& full_cols == 0)/; s/if (full_rows < j \&\& full_cols > 0)$/if (0)/' \
     "$root/solutions/06-challenge/solution.cu" >"$work/class/ivy/template.cu"
   cmp -s "$work/class/ivy/template.cu" "$root/solutions/06-challenge/solution.cu" && fail "ivy: the edits did not apply"
+  # Plain CUDA C only (plain_cuda, checked in the compiled PTX): jay's products go through an
+  # asm() fma, kim's file carries a tensor-core (wmma) kernel. Both correct; neither is timed.
+  mkdir -p "$work/class/jay" "$work/class/kim"
+  sed 's/^#include <stdint.h>$/#include <stdint.h>\
+static __device__ float fma_asm(float a, float b, float c)\
+{\
+    float d;\
+    asm("fma.rn.f32 %0, %1, %2, %3;" : "=f"(d) : "f"(a), "f"(b), "f"(c));\
+    return d;\
+}/; s/acc\[r\]\[c\] = fmaf(/acc[r][c] = fma_asm(/' \
+    "$root/solutions/06-challenge/solution.cu" >"$work/class/jay/template.cu"
+  grep -q 'acc\[r\]\[c\] = fma_asm(' "$work/class/jay/template.cu" || fail "jay: the edits did not apply"
+  { cat "$root/solutions/06-challenge/solution.cu"
+    printf '#include <mma.h>\n#define TC nvcuda::wmma\n'
+    printf '__global__ void Tile16(const half *a, const half *b, float *c)\n{\n'
+    printf '    TC::fragment<TC::matrix_a, 16, 16, 16, half, TC::row_major> fa;\n'
+    printf '    TC::fragment<TC::matrix_b, 16, 16, 16, half, TC::row_major> fb;\n'
+    printf '    TC::fragment<TC::accumulator, 16, 16, 16, float> fc;\n'
+    printf '    TC::fill_fragment(fc, 0.0f);\n    TC::load_matrix_sync(fa, a, 16);\n'
+    printf '    TC::load_matrix_sync(fb, b, 16);\n    TC::mma_sync(fc, fa, fb, fc);\n'
+    printf '    TC::store_matrix_sync(c, fc, 16, TC::mem_row_major);\n}\n'; } >"$work/class/kim/template.cu"
   { echo "id,name,submitted"
-    for s in ana ben cai dev eva fay ivy; do echo "$s,$s,2026-11-20T12:00:00Z"; done
+    for s in ana ben cai dev eva fay ivy jay kim; do echo "$s,$s,2026-11-20T12:00:00Z"; done
     echo "gus,Gus,2026-11-21T08:00:00Z"
     echo "hal,Hal,2026-11-20T08:00:00Z"; } >"$work/roster.csv"
   "$cli" grade "$work/class" --lab 06 --backend "$backend" --roster "$work/roster.csv" \
@@ -244,6 +266,18 @@ challenge_class)
   awk -v p="$ana_points" 'BEGIN { exit !(p > 0 && p < 20) }' || fail "ana: $ana_points speed points"
   grep -q '<td>-</td><td>ivy</td><td colspan="4">unranked: wrong</td>' "$work/out/report.html" \
     || fail "ivy's row in the report"
+  [ "$(verdicts jay | tr ' ' '\n' | sort -u | tr -d '\n')" = pass ] || fail "jay: $(verdicts jay)"
+  for s in jay kim; do
+    [ -z "$(col "$gb" $s 'leaderboard rank')" ] || fail "$s is ranked"
+    [ "$(col "$gb" $s performance)" = 0 ] || fail "$s: $(col "$gb" $s performance) speed points"
+    [ "$(col "$gb" $s 'static checks')" = 0 ] || fail "$s: $(col "$gb" $s 'static checks') static points"
+    grep -q "<td>-</td><td>$s</td><td colspan=\"4\">unranked: refused</td>" "$work/out/report.html" \
+      || fail "$s's row in the report"
+  done
+  grep -q 'inline assembly (asm) in MatrixMulKernel (PTX line [0-9]*)' "$work/out/journal/jay.json" \
+    || fail "jay: the finding"
+  grep -q 'a tensor-core instruction in Tile16 (PTX line [0-9]*: wmma\.' "$work/out/journal/kim.json" \
+    || fail "kim: the finding"
   ;;
 leaderboard)
   # leaderboard = yes and the log curve in a copy of lab 02's rubric. twin and mallory hand in
