@@ -38,16 +38,7 @@ static const char style[] =
 static void put_text(FILE *f, const char *s)
 {
     char *inert = tl_text_line(s, strlen(s));
-    for (const char *p = inert ? inert : ""; *p; p++) {
-        switch (*p) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
-        default: fputc(*p, f);
-        }
-    }
+    tl_html_write(f, inert);
     free(inert);
 }
 

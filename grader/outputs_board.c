@@ -228,15 +228,15 @@ void report_leaderboard(FILE *f, cJSON *const *entries, int n)
         if (rank == 0) {
             const char *why = entry_str(entry_field(e, "leaderboard"), "unranked");
             fputs("<tr class=\"unranked\"><td>-</td><td>", f);
-            out_html(f, entry_student(e));
+            tl_html_write(f, entry_student(e));
             fputs("</td><td colspan=\"4\">unranked: ", f);
-            out_html(f, why ? why : "?");
+            tl_html_write(f, why ? why : "?");
             fputs("</td></tr>\n", f);
             continue;
         }
         entry_positive(perf, "student_ms", &ms);
         fprintf(f, "<tr class=\"ranked\"><td>%d</td><td>", rank);
-        out_html(f, entry_student(e));
+        tl_html_write(f, entry_student(e));
         fprintf(f, "</td><td>%.4g%s</td>", ms, entry_predicted(e)
                     ? " <span class=\"flag\">predicted H100</span>" : "");
         gflops = board_gflops(e, ms);
@@ -248,7 +248,7 @@ void report_leaderboard(FILE *f, cJSON *const *entries, int n)
             fprintf(f, "<td>%.2fx</td><td>", entry_ratio(e));
         else
             fputs("<td>-</td><td>", f);
-        out_html(f, when ? when : "-");
+        tl_html_write(f, when ? when : "-");
         fputs("</td></tr>\n", f);
     }
     fputs("</tbody></table></section>\n", f);

@@ -153,20 +153,6 @@ int out_check_entries(const char *path, cJSON *const *entries, int n, tl_error *
     return 0;
 }
 
-/* Text for an HTML page: its markup characters as entities. */
-void out_html(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
-        default: fputc(*s, f);
-        }
-    }
-}
 
 /* ---- writing: composed in memory (open_memstream), then temporary file and rename ---------- */
 int out_open(membuf *m, const char *path, tl_error *err)

@@ -38,7 +38,6 @@ void report_leaderboard(FILE *f, cJSON *const *entries, int n);
 
 /* ---- writing ------------------------------------------------------------------------------- */
 const char *out_fmt_num(char out[40], double v);
-void out_html(FILE *f, const char *s); /* text as HTML, its markup characters escaped */
 int out_check_entries(const char *path, cJSON *const *entries, int n, tl_error *err);
 
 /* How a composed file is made inert before it is written: whatever a submission put in its

@@ -81,7 +81,7 @@ static void report_table(FILE *f, cJSON *const *entries, const keyed *order, int
                 static_failed = true;
         }
         fputs("<tr class=\"student\"><td>", f);
-        out_html(f, entry_student(e));
+        tl_html_write(f, entry_student(e));
         fprintf(f, "</td><td>%s / %s</td><td>%d / %d</td><td>%s</td>",
                 entry_num(score, "total", &t) ? out_fmt_num(a, t) : "?",
                 entry_num(score, "max", &mx) ? out_fmt_num(b, mx) : "?", st.passed, st.total,
@@ -118,16 +118,16 @@ static void grid_cell(FILE *f, const cJSON *d)
     fprintf(f, "<td class=\"v-%s\"", strcmp(verdict, "pass") == 0 ? "pass" : "fail");
     if (detail && *detail) {
         fputs(" title=\"", f);
-        out_html(f, detail);
+        tl_html_write(f, detail);
         fputc('"', f);
     }
     fputc('>', f);
     if (strcmp(verdict, "unsafe") == 0 && detail && *detail) {
         char cause[128];
         snprintf(cause, sizeof cause, "%.*s", (int)strcspn(detail, "(;"), detail);
-        out_html(f, cause);
+        tl_html_write(f, cause);
     } else {
-        out_html(f, verdict);
+        tl_html_write(f, verdict);
     }
     fputs("</td>", f);
 }
@@ -170,9 +170,9 @@ static void report_grid(FILE *f, cJSON *const *entries, const keyed *order, int 
         fputs("<th>", f);
         if (cJSON_IsTrue(entry_field(cols[c], "hidden")))
             fputs("hidden ", f);
-        out_html(f, entry_str(cols[c], "name"));
+        tl_html_write(f, entry_str(cols[c], "name"));
         fputs("<br>", f);
-        out_html(f, size ? size : "");
+        tl_html_write(f, size ? size : "");
         fputs("</th>", f);
     }
     fputs("</tr></thead>\n<tbody>\n", f);
@@ -181,9 +181,9 @@ static void report_grid(FILE *f, cJSON *const *entries, const keyed *order, int 
         char file[256];
         grader_file_name(entry_student(e), file, sizeof file);
         fputs("<tr><td><a href=\"feedback/", f);
-        out_html(f, file);
+        tl_html_write(f, file);
         fputs(".txt\">", f);
-        out_html(f, entry_student(e));
+        tl_html_write(f, entry_student(e));
         fputs("</a></td>", f);
         for (int c = 0; c < ncols; c++)
             grid_cell(f, dataset_named(e, entry_str(cols[c], "name"),
@@ -208,17 +208,17 @@ static void report_header(FILE *f, cJSON *const *entries, int n)
             last = t;
     }
     fputs("<p class=\"grading\">Graded ", f);
-    out_html(f, first ? first : "?");
+    tl_html_write(f, first ? first : "?");
     if (last && first && strcmp(first, last) != 0) {
         fputs(" to ", f);
-        out_html(f, last);
+        tl_html_write(f, last);
     }
     fputs(" on the ", f);
-    out_html(f, entry_str(e, "backend") ? entry_str(e, "backend") : "?");
+    tl_html_write(f, entry_str(e, "backend") ? entry_str(e, "backend") : "?");
     fputs(" backend (", f);
-    out_html(f, entry_str(e, "device") ? entry_str(e, "device") : "?");
+    tl_html_write(f, entry_str(e, "device") ? entry_str(e, "device") : "?");
     fputs("); performance on a ", f);
-    out_html(f, entry_str(perf, "dataset") ? entry_str(perf, "dataset") : "?");
+    tl_html_write(f, entry_str(perf, "dataset") ? entry_str(perf, "dataset") : "?");
     fputs(" dataset made for the grading", f);
     fputs(entry_predicted(e) ? ", times predicted for an H100 by the performance model" : "", f);
     fputs(".</p>\n", f);
@@ -247,7 +247,7 @@ static void report_speed(FILE *f, cJSON *const *entries, const keyed *order, int
         const cJSON *e = entries[order[r].index];
         double ratio = entry_ratio(e), y = 20 + row * r;
         fprintf(f, "<text x=\"%d\" y=\"%.0f\" text-anchor=\"end\">", label - 6, y + 16);
-        out_html(f, entry_student(e));
+        tl_html_write(f, entry_student(e));
         fprintf(f, "%s</text>\n", predicted && predicted < n && entry_predicted(e) ? " *" : "");
         if (ratio > 0)
             fprintf(f, "<rect x=\"%d\" y=\"%.0f\" width=\"%.1f\" height=\"%d\" class=\"bar\"/>"
@@ -279,7 +279,7 @@ int grader_write_report_html(const char *path, cJSON *const *entries, int n, con
     } else if (out_open(&m, path, err) == 0) {
         fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>"
               "tilelab class report: ", m.f);
-        out_html(m.f, lab ? lab : "?");
+        tl_html_write(m.f, lab ? lab : "?");
         fputs("</title>\n<style>\nbody{font-family:sans-serif;margin:2em;color:#222}\n"
               "table{border-collapse:collapse}th,td{border:1px solid #bbb;padding:.25em .6em;"
               "text-align:left}\ntd{font-variant-numeric:tabular-nums}\n"
@@ -289,7 +289,7 @@ int grader_write_report_html(const char *path, cJSON *const *entries, int n, con
               ".v-pass{background:#e3f4e1}.v-fail{background:#f9dcdc}\n"
               ".unranked td{color:#666}\n"
               "</style>\n</head>\n<body>\n<h1>Class report: ", m.f);
-        out_html(m.f, lab ? lab : "?");
+        tl_html_write(m.f, lab ? lab : "?");
         fputs("</h1>\n", m.f);
         report_header(m.f, entries, n);
         report_summary(m.f, entries, n, totals);

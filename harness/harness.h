@@ -512,6 +512,9 @@ char *tl_text_line(const char *s, size_t len);
 /* A spreadsheet cell's content: one inert line, with a leading quote when it would start a
  * formula (= + - @, or a tab or carriage return). CSV quoting is the writer's job. */
 char *tl_text_csv_cell(const char *s, size_t len);
+/* Writes `s` for an HTML page, its markup characters (& < > " ') as entities; nothing for NULL.
+ * It does not make the text inert: pass it through one of the above first where it needs to. */
+void tl_html_write(FILE *f, const char *s);
 
 #ifdef __cplusplus
 }

@@ -136,6 +136,20 @@ char *tl_text_terminal(const char *s, size_t len) { return inert(s, len, MODE_TE
 
 char *tl_text_line(const char *s, size_t len) { return inert(s, len, MODE_LINE); }
 
+void tl_html_write(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&#39;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
 char *tl_text_csv_cell(const char *s, size_t len)
 {
     char *line = inert(s, len, MODE_LINE);

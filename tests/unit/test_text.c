@@ -223,3 +223,17 @@ Test(text, a_megabyte_of_any_bytes_comes_out_valid_and_inert)
     free(got);
     free(in);
 }
+
+/* The one HTML escaper of the class report, the leaderboard and run's map page. */
+Test(text, html_write_escapes_every_markup_character)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cr_assert_not_null(f);
+    tl_html_write(f, "<img src=x onerror='a(\"&\")'>");
+    tl_html_write(f, NULL);
+    fclose(f);
+    cr_assert_str_eq(buf, "&lt;img src=x onerror=&#39;a(&quot;&amp;&quot;)&#39;&gt;");
+    free(buf);
+}
