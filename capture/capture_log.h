@@ -232,6 +232,10 @@ void caplog_buf_name(int buf, char *out, size_t size);
 uint64_t caplog_buf_size(const caplog *log, const caplog_call *call, int buf);
 /* The first call of `kind` for the shape, or NULL. */
 const caplog_call *caplog_find_call(const caplog *log, caplog_call_kind kind, int j, int k, int l);
+/* The allocations a call uses (its copies, memsets and launch parameters name them): used[i]
+ * for a<i+1> (log->nallocs entries); returns their bytes together. An allocation made in
+ * another call and used in this one counts. */
+uint64_t caplog_call_allocs(const caplog *log, const caplog_call *c, bool *used);
 
 #ifdef __cplusplus
 }

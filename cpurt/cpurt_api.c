@@ -67,7 +67,7 @@ const ptx_region *cpurt_regions(int *count)
     }
     for (size_t i = 0; i < nallocs; i++)
         regions[i] = (ptx_region){(uint64_t)(uintptr_t)allocs[i].ptr, allocs[i].size,
-                                  allocs[i].shadow, allocs[i].id, NULL};
+                                  allocs[i].shadow, allocs[i].id, NULL, NULL};
     qsort(regions, nallocs, sizeof *regions, by_base);
     *count = (int)nallocs;
     return regions;

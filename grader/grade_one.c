@@ -210,14 +210,15 @@ static int replay_dataset(const runner_config *cfg, const runner_program *p,
 }
 
 /* On the CPU backend: the student's H100 time at the performance size, predicted by the model
- * from the interpreter's counts (runner_predict checks the sampled blocks' results). */
+ * from the interpreter's counts on the grading's own performance dataset and its secret draw of
+ * blocks (runner_predict_on checks the sampled blocks' results and shares). */
 static runner_prediction predict(const grade_context *c, const runner_config *cfg,
                                  const runner_program *p, const runner_capture *cap,
                                  runner_result *res, double *ms)
 {
     runner_prediction pred[2];
     tl_error err;
-    if (runner_predict(cfg, p, cap, c->o->lab, c->perf.size, false, pred, NULL, &err) != 0) {
+    if (runner_predict_on(cfg, p, cap, c->o->lab, &c->model, false, pred, NULL, &err) != 0) {
         res->verdict = TL_VERDICT_ERROR;
         snprintf(res->detail, sizeof res->detail, "%s", err.msg);
         return (runner_prediction){0};

@@ -57,7 +57,7 @@ static cJSON *program_performance(const grade_context *c, const runner_config *c
     } else if (passed == 0) {
         snprintf(detail, sizeof detail, "not timed: no graded dataset passed");
     } else if (c->o->backend == RUNNER_CPU) {
-        if (runner_program_predict(cfg, p, lab, &c->perf, &predicted, &err) != 0)
+        if (runner_program_predict(cfg, p, lab, &c->model, &predicted, &err) != 0)
             snprintf(detail, sizeof detail, "error: %.800s", err.msg);
         else if (!predicted.ok)
             snprintf(detail, sizeof detail, "%.800s", predicted.detail);

@@ -141,33 +141,39 @@ static int add_program_datasets(grade_context *c, const char *root, bool hidden,
     return c->nds - first;
 }
 
-/* The performance dataset's seed: fresh for a new grading, kept (0600, in the output folder
- * that no build or run can see) so a resumed grading times everyone on the same data. */
-static int perf_seed(const grade_context *c, uint64_t *seed, tl_error *err)
+/* The grading's secrets: the performance dataset's seed and the draw of the blocks the CPU
+ * backend's model samples (runner_model_run). Fresh for a new grading, from /dev/urandom and
+ * independent of each other (so nothing a kernel sees tells the draw), kept (0600, in the
+ * output folder that no build or run can see) so a resumed grading times everyone on the same
+ * data and the same blocks. A folder from before the draw existed gets one. */
+static int grading_seeds(const grade_context *c, uint64_t seeds[2], tl_error *err)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%.3000s/.performance-seed", c->o->out);
     FILE *f = fopen(path, "r");
-    unsigned long long v;
-    if (f && fscanf(f, "%llu", &v) == 1) {
-        fclose(f);
-        *seed = v;
-        return 0;
-    }
+    unsigned long long v[2];
+    int have = f ? fscanf(f, "%llu %llu", &v[0], &v[1]) : 0;
     if (f)
         fclose(f);
+    have = have < 0 ? 0 : have;
+    for (int i = 0; i < have; i++)
+        seeds[i] = v[i];
+    if (have == 2)
+        return 0;
     int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || read(fd, seed, sizeof *seed) != (ssize_t)sizeof *seed) {
+    size_t want = (size_t)(2 - have) * sizeof *seeds;
+    if (fd < 0 || read(fd, seeds + have, want) != (ssize_t)want) {
         if (fd >= 0)
             close(fd);
-        return tl_error_set(err, "cannot read /dev/urandom for the performance dataset's seed");
+        return tl_error_set(err, "cannot read /dev/urandom for the grading's seeds");
     }
     close(fd);
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0)
         return tl_error_set(err, "%s: cannot write: %s", path, strerror(errno));
-    char text[32];
-    int n = snprintf(text, sizeof text, "%llu\n", (unsigned long long)*seed);
+    char text[48];
+    int n = snprintf(text, sizeof text, "%llu\n%llu\n", (unsigned long long)seeds[0],
+                     (unsigned long long)seeds[1]);
     bool ok = write(fd, text, (size_t)n) == n;
     close(fd);
     return ok ? 0 : tl_error_set(err, "%s: cannot write", path);
@@ -202,7 +208,7 @@ int grade_time_reference(grade_context *c, tl_error *err)
         /* No GPU: the reference's H100 time as the performance model predicts it, as every
          * student's will be. */
         runner_prediction pred[2];
-        int rc = runner_predict(&cfg, &p, &cap, c->o->lab, c->perf.size, false, pred, NULL, err);
+        int rc = runner_predict_on(&cfg, &p, &cap, c->o->lab, &c->model, false, pred, NULL, err);
         runner_capture_free(&cap);
         runner_outcome_free(&o);
         if (rc != 0)
@@ -467,10 +473,12 @@ int grade_prepare(grade_context *c, tl_error *err)
     runner_config cfg;
     grade_config(c, 0, &cfg);
     runner_sandbox_describe(&cfg, c->sandbox, sizeof c->sandbox);
-    uint64_t seed;
-    if (perf_seed(c, &seed, err) != 0)
+    uint64_t seeds[2];
+    if (grading_seeds(c, seeds, err) != 0)
         return -1;
+    uint64_t seed = seeds[0];
     c->perf = (runner_dataset){.generated = true, .seed = seed, .size = o->perf_size};
+    c->model = (runner_model_run){c->perf, seeds[1]};
     /* One more dataset, made for this grading: a small shape that no tile divides, replayed
      * with the safety checks on as every small dataset is. */
     if (c->nds < GRADE_MAX_DATASETS && !o->program) {

@@ -35,6 +35,8 @@ typedef struct grade_context {
     int nds;
     uint64_t datasets_hash;   /* every dataset's files, for the journal key */
     runner_dataset perf;      /* generated for this grading, never written anywhere */
+    runner_model_run model;   /* CPU backend: the perf dataset and the grading's secret draw of
+                                 the blocks the model samples */
     double reference_ms;
     char device[128];
     char sandbox[200];

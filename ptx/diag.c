@@ -70,6 +70,7 @@ struct ptx_diag {
     launch_counts *counts; /* one per launch, the last one current */
     int ncounts;
     sector_set touched;
+    diag_samples *samples;
 };
 
 static const char *const kind_names[DK_COUNT] = {
@@ -100,6 +101,7 @@ void ptx_diag_free(ptx_diag *d)
     free(d->findings);
     free(d->counts);
     free(d->touched.keys);
+    diag_samples_free(d->samples);
     free(d);
 }
 
@@ -234,6 +236,13 @@ void diag_launch_done(ptx_diag *d, uint64_t warp_instructions)
 {
     if (d->ncounts)
         d->counts[d->ncounts - 1].warp_instructions = warp_instructions;
+}
+
+void diag_sample_block(ptx_diag *d, ptx_dim3 block, uint64_t warp_instructions,
+                       uint64_t answer_words)
+{
+    if (d->ncounts)
+        diag_samples_add(&d->samples, d->ncounts - 1, block, warp_instructions, answer_words);
 }
 
 static launch_counts *current(ptx_diag *d) { return d->ncounts ? &d->counts[d->ncounts - 1] : NULL; }
@@ -595,7 +604,9 @@ void ptx_diag_write_json(const ptx_diag *d, FILE *out)
                 (unsigned long long)c->global_wavefronts, (unsigned long long)c->global_sectors,
                 (unsigned long long)c->l2_sectors);
     }
-    fprintf(out, "\n  ],\n  \"traffic\": ");
+    fprintf(out, "\n  ],\n  \"samples\": ");
+    diag_samples_write(out, d->samples);
+    fprintf(out, ",\n  \"traffic\": ");
     write_traffic(out, &d->traffic[0]);
     if (d->had_baseline) {
         fprintf(out, ",\n  \"baseline_traffic\": ");

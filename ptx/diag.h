@@ -40,6 +40,17 @@ void diag_launch(ptx_diag *d, const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block,
                  uint64_t dynamic_shared, uint64_t blocks_run);
 /* The launch ended, having issued this many warp instructions. */
 void diag_launch_done(ptx_diag *d, uint64_t warp_instructions);
+/* A block of a sampled launch ended: where it is in the grid, the warp instructions it issued
+ * and the words of an answer's memory it stored (ptx_region.owner). */
+void diag_sample_block(ptx_diag *d, ptx_dim3 block, uint64_t warp_instructions,
+                       uint64_t answer_words);
+
+/* The sampled blocks of every launch (diag_sample.c), written as the diagnosis's "samples". */
+typedef struct diag_samples diag_samples;
+int diag_samples_add(diag_samples **s, int launch, ptx_dim3 block, uint64_t warp_instructions,
+                     uint64_t answer_words);
+void diag_samples_write(FILE *out, const diag_samples *s);
+void diag_samples_free(diag_samples *s);
 /* One warp-level shared access: the byte address of each active lane's access of `size` bytes
  * (vector accesses: the whole vector). Counts bank conflicts. */
 void diag_shared_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t *addr,

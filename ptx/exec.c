@@ -228,7 +228,7 @@ PTX_HOT static int run_warp(block_ctx *b, warp *w)
                     rc = ptx_exec_memory(b, w, in, exec, pc);
                 }
                 else if (op == OP_ATOM || op == OP_RED)
-                    rc = ptx_exec_atomic(b, w, in, exec);
+                    rc = ptx_exec_atomic(b, w, in, exec, pc);
                 else if (op == OP_CALL)
                     rc = ptx_vprintf(b, w, in, exec);
                 else if (op >= OP_POPC && op <= OP_MAD24)

@@ -57,6 +57,8 @@ typedef struct block_ctx {
     uint8_t *local; /* local_bytes for each thread of the block */
     ptx_stats *stats;
     uint64_t issued;         /* warp instructions of this block so far: %clock reads it */
+    uint32_t serial;         /* ptx_env.block_serial's: whose stores an answer's owner holds */
+    uint64_t answer_words;   /* words of an answer's memory (ptx_region.owner) it stored */
     bool parallel;           /* other blocks run at the same time: global atomics are atomic */
     ptx_error *err;
     const ptx_env *env;      /* checks; NULL or fields NULL when off */
@@ -162,7 +164,7 @@ void ptx_spin_free(warp *warps, int nwarps);
 const ptx_insn *ptx_spin_where(const block_ctx *b, const warp *w);
 /* ld/st and atom/red for the lanes in `mask` (memory.c). */
 int ptx_exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, int pc);
-int ptx_exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
+int ptx_exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, int pc);
 /* Where one lane's access lands: host memory, its space, and the shared offset or global
  * address. */
 typedef struct ptx_place {

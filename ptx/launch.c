@@ -43,6 +43,7 @@ typedef struct slot {
     size_t local_bytes;
     ptx_error err;
     uint64_t index;    /* the block's linear index */
+    uint64_t ordinal;  /* its place among the blocks the launch runs */
     uint64_t stamp;    /* parked: ptx_spin_stamp's; PTX_NO_STAMP before it has parked */
     struct slot *next; /* in the free list or the parked queue */
 } slot;
@@ -61,6 +62,7 @@ typedef struct launch {
     int host_param_index[MAX_HOST_PARAMS], nhost_params;
     uint64_t nblocks;
     uint64_t nrun;        /* blocks to run: nblocks, or a sample of them (ptx_env) */
+    uint64_t *sample;     /* the sample's block indices, ascending; NULL when all run */
     bool parallel;
     pthread_mutex_t lock;
     pthread_cond_t wake;  /* a block's run ended: workers waiting for that look again */
@@ -96,10 +98,35 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
     return a < b ? a : b;
 }
 
-/* The index of the n-th block to run: all in order, or a sample spread over the grid. */
+/* The index of the n-th block to run: all in order, or the n-th of the sample. */
 static uint64_t block_index(const launch *l, uint64_t n)
 {
-    return l->nrun == l->nblocks ? n : n * l->nblocks / l->nrun;
+    return l->sample ? l->sample[n] : n;
+}
+
+/* SplitMix64's finaliser: a well-mixed 64-bit value of x. */
+static uint64_t mix64(uint64_t x)
+{
+    x += UINT64_C(0x9e3779b97f4a7c15);
+    x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return x ^ (x >> 31);
+}
+
+/* The sample: the grid in blockIdx order cut into nrun stretches as equal as can be, and one
+ * block drawn from each by the seed. Spread over the whole grid (every stretch has one), and
+ * unknowable to a kernel that does not know the seed. Ascending, so that blocks still start,
+ * and a failure is still reported, in index order. */
+static int draw_sample(launch *l, uint64_t seed)
+{
+    l->sample = malloc(l->nrun * sizeof *l->sample);
+    if (!l->sample)
+        return -1;
+    for (uint64_t n = 0; n < l->nrun; n++) {
+        uint64_t lo = n * l->nblocks / l->nrun, hi = (n + 1) * l->nblocks / l->nrun;
+        l->sample[n] = lo + mix64(seed ^ mix64(n)) % (hi - lo);
+    }
+    return 0;
 }
 
 /* Blocks of this launch an H100 holds at once. */
@@ -191,6 +218,8 @@ static void begin_block(launch *l, slot *s)
     uint64_t i = s->index, gx = l->grid.x, gy = l->grid.y;
     b->ctaid = (ptx_dim3){(unsigned)(i % gx), (unsigned)(i / gx % gy), (unsigned)(i / gx / gy)};
     b->issued = 0;
+    b->serial = (l->env ? l->env->block_serial : 0) + (uint32_t)s->ordinal + 1;
+    b->answer_words = 0;
     /* Fresh shared and local memory are not zero on a GPU either: a pattern that reads as NaN,
      * so a kernel that reads before writing shows it. */
     memset(b->shared, 0xff, b->shared_bytes);
@@ -327,6 +356,7 @@ static slot *next_slot(launch *l, bool *fresh)
             else
                 s = slot_new(l);
             if (s) {
+                s->ordinal = l->next_block;
                 s->index = block_index(l, l->next_block++);
                 s->stamp = PTX_NO_STAMP;
                 l->resident++;
@@ -397,6 +427,8 @@ static void *work(void *arg)
         } else {
             if (rc != 0)
                 record_failure(l, s->index, &s->err);
+            else if (l->diag && l->sample)
+                diag_sample_block(l->diag, s->b.ctaid, s->b.issued, s->b.answer_words);
             retire(l, s);
         }
         if (l->waiting)
@@ -495,6 +527,12 @@ int ptx_launch_env(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **arg
     l->diag = env ? env->diag : NULL;
     l->nblocks = (uint64_t)grid.x * grid.y * grid.z;
     l->nrun = env && env->sample_blocks ? min_u64(env->sample_blocks, l->nblocks) : l->nblocks;
+    if (l->nrun < l->nblocks && draw_sample(l, env->sample_seed) != 0) {
+        free(l->params);
+        free(l);
+        snprintf(err->msg, sizeof err->msg, "out of memory launching %s", kernel);
+        return -1;
+    }
     l->failed_block = UINT64_MAX;
     l->resident_max = resident_limit(l);
     atomic_init(&l->changes, 0);
@@ -546,6 +584,7 @@ int ptx_launch_env(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **arg
     }
     pthread_cond_destroy(&l->wake);
     pthread_mutex_destroy(&l->lock);
+    free(l->sample);
     free(l->params);
     free(l);
     return rc;

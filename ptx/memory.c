@@ -293,15 +293,32 @@ static void shared_history(block_ctx *b, const warp *w, int lane, int pc, uint64
     }
 }
 
+/* A store of `size` bytes at offset `at` of an answer's memory: each 4-byte word it touches
+ * counts once for the storing block, however often the block stores it (a running sum kept in
+ * P is one word). */
+static void count_answer_words(block_ctx *b, const ptx_region *r, uint64_t at, unsigned size)
+{
+    if (!r->owner)
+        return;
+    for (uint64_t word = at / 4; word <= (at + size - 1) / 4 && word < r->size / 4; word++) {
+        if (r->owner[word] != b->serial) {
+            r->owner[word] = b->serial;
+            b->answer_words++;
+        }
+    }
+}
+
 static void global_history(block_ctx *b, const warp *w, int lane, int pc, const access *acc,
                            unsigned size, bool write)
 {
     const ptx_region *r = acc->region;
     if (!r || !r->shadow)
         return;
-    uint8_t *sh = r->shadow + (acc->addr - r->base);
+    uint64_t at = acc->addr - r->base;
+    uint8_t *sh = r->shadow + at;
     if (write) {
-        memset(sh, 1, size);
+        memset(sh, PTX_HELD_KERNEL, size);
+        count_answer_words(b, r, at, size);
         return;
     }
     for (unsigned i = 0; i < size; i++) {
@@ -561,7 +578,7 @@ static bool atomic_update(const ptx_insn *in, uint8_t *p, unsigned size, int sgn
     return ok;
 }
 
-int ptx_exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
+int ptx_exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, int pc)
 {
     ptx_type t = (ptx_type)in->type;
     unsigned size = ty_bytes(t);
@@ -578,6 +595,13 @@ int ptx_exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask)
             continue;
         uint64_t v = ptx_operand_value(b, w, &in->ops[has_dst + 1], lane), old;
         uint64_t cmp = in->atomic == AT_CAS ? ptx_operand_value(b, w, &in->ops[has_dst + 2], lane) : 0;
+        /* An atomic reads the word (an exchange only hands the old value back), then what it
+         * leaves is a kernel's doing, as a store's is. */
+        if (b->diag && acc.space == SP_GLOBAL) {
+            if (in->atomic != AT_EXCH)
+                global_history(b, w, lane, pc, &acc, size, false);
+            global_history(b, w, lane, pc, &acc, size, true);
+        }
         /* Blocks running at the same time may update the same global word. */
         bool shared_by_blocks = b->parallel && acc.space == SP_GLOBAL;
         bool changed = false;

@@ -110,14 +110,28 @@ typedef struct ptx_stats {
     uint64_t thread_instructions; /* instructions executed, one per active thread */
 } ptx_stats;
 
+/* What last wrote a byte of device memory, as a region's shadow records it: nothing yet, a
+ * memset (a constant), an upload (bytes from the host: a dataset's input), a kernel's store or
+ * atomic. A device-to-device copy carries its source's. So the grader can tell a product a kernel
+ * stored from one that got into P any other way. */
+enum {
+    PTX_HELD_NOTHING = 0,
+    PTX_HELD_FILL = 1,
+    PTX_HELD_UPLOAD = 2,
+    PTX_HELD_KERNEL = 3
+};
+
 /* Device memory the interpreter may check accesses against: the live allocations, sorted by
- * base address. `shadow`, when not NULL, has one byte per byte of the allocation, non-zero once
- * the byte has been written (by a copy, a memset or a kernel). */
+ * base address. `shadow`, when not NULL, has one byte per byte of the allocation: what last
+ * wrote it (PTX_HELD_*). `owner`, when not NULL (an answer's memory in a sampled run), has one
+ * word per 4-byte word: the serial of the block that last stored it (ptx_env.block_serial), so
+ * that each block's stores are counted once per word (ptx_diag's samples). */
 typedef struct ptx_region {
     uint64_t base, size;
     uint8_t *shadow;
     int id;           /* the program's id-th cudaMalloc, for messages */
     const char *name; /* or what its owner calls it, "M (64x64 floats, 16384 bytes)"; NULL: id */
+    uint32_t *owner;
 } ptx_region;
 
 /* Findings and figures collected over launches (./tilelab diagnose). */
@@ -145,9 +159,15 @@ typedef struct ptx_env {
      * Results do not depend on the number, atomics' order of arrival aside, as on a GPU;
      * blocks that spin waiting for other blocks finish on one thread too (launch.c). */
     int threads;
-    /* 0: run every block. N: run only N blocks spread evenly over the grid (block i*total/N),
-     * for the performance model's counts (under diagnosis) where the result does not matter. */
+    /* 0: run every block. N: run only N blocks, for the performance model's counts (under
+     * diagnosis): the grid, in blockIdx order, cut into N equal stretches, and one block drawn
+     * from each by `sample_seed`. The seed is the grader's secret, so a kernel cannot tell
+     * whether it runs in a sampled block: it must do its work in every block. */
     uint64_t sample_blocks;
+    uint64_t sample_seed;
+    /* Blocks get serials block_serial + 1, + 2, ... in the order they start (0 is no block's):
+     * the caller keeps them distinct over the launches whose stores it counts (ptx_region). */
+    uint32_t block_serial;
     /* 0: no limit. N: a launch whose threads run more than N instructions in all is stopped
      * (PTX_ERROR_LIMIT), its message naming where each warp of the block that crossed the limit
      * was and how many loop trips it had made: a limit that follows the work, the same on any

@@ -285,6 +285,7 @@ typedef struct runner_replay_opts {
                                  for the performance model's counts (the result is then not
                                  the product: its verdict means nothing); 0: all */
     bool sample_last;         /* sample only each call's last launch; those before run whole */
+    uint64_t sample_seed;     /* which blocks: a grading's secret draw (ptx_env.sample_seed) */
     const char *save_output;  /* write the first run's P here (tilelab binary) */
     /* A profiler to run the replayer under (ncu ...; NULL-terminated), outside the sandbox
      * since it needs the GPU's counters; its output joins kernel_output. NULL: none. */
@@ -341,6 +342,7 @@ typedef struct runner_program_opts {
     const char *diagnose;
     int sample_blocks;
     bool sample_last;
+    uint64_t sample_seed;
 } runner_program_opts;
 #define RUNNER_PROGRAM_SAFETY_MAX_ELEMENTS 4000000
 /* How much more the checks' replay may take than a plain one (limits and time). */
@@ -386,10 +388,20 @@ typedef struct runner_prediction {
     char detail[256];    /* why there is none, when !ok */
 } runner_prediction;
 
-/* The model's inputs are counted on a sample of each launch's blocks, on inputs made from
- * this seed (a matmul's counts do not depend on the values). */
-#define RUNNER_MODEL_SAMPLE_BLOCKS 8
+/* The model's inputs are counted on a sample of each launch's blocks: RUNNER_MODEL_SAMPLE_BLOCKS
+ * of them, drawn by a seed (ptx_env.sample_seed), on a generated dataset. In a grading both
+ * are fresh and secret (the performance dataset's seed, and a draw of the grader's own), so a
+ * kernel can neither recognise its inputs nor tell whether a block of its is sampled; run,
+ * diagnose and bench use the fixed RUNNER_MODEL_SEED for both, and give the same figures every
+ * time. */
+#define RUNNER_MODEL_SAMPLE_BLOCKS 32
 #define RUNNER_MODEL_SEED 20261124u
+typedef struct runner_model_run {
+    runner_dataset data; /* generated: the inputs the counts are taken on, and their size */
+    uint64_t sample_seed;
+} runner_model_run;
+/* RUNNER_MODEL_SEED's inputs of this size and its draw. */
+runner_model_run runner_model_fixed(tl_size size);
 /* The size `run` predicts at where no lab names one (each lab's is its tl_lab.perf, the
  * grader's performance size). */
 #define RUNNER_PREDICT_SIZE 2048
@@ -398,7 +410,7 @@ typedef struct runner_prediction {
  * lab's performance dataset), predicted as runner_predict predicts a lab file's: 0 with out set
  * (ok false and why when there is no prediction), -1 when the kit failed. */
 int runner_program_predict(const runner_config *c, const runner_program *p,
-                           const runner_program_lab *lab, const runner_dataset *d,
+                           const runner_program_lab *lab, const runner_model_run *d,
                            runner_prediction *out, tl_error *err);
 /* The H100 time of the student's call at `size`, predicted from the CPU backend's counts
  * (out[0]), and with `baseline` (lab 05) the baseline's (out[1]). `counts` (may be NULL): the
@@ -408,6 +420,10 @@ int runner_program_predict(const runner_config *c, const runner_program *p,
 int runner_predict(const runner_config *c, const runner_program *p, const runner_capture *cap,
                    const tl_lab *lab, tl_size size, bool baseline, runner_prediction out[2],
                    char **counts, tl_error *err);
+/* The same on the inputs and draw `m` (a grading's: runner_model_run). */
+int runner_predict_on(const runner_config *c, const runner_program *p, const runner_capture *cap,
+                      const tl_lab *lab, const runner_model_run *m, bool baseline,
+                      runner_prediction out[2], char **counts, tl_error *err);
 
 /* The result as JSON (the shape `run --json` prints per dataset). */
 char *runner_result_json(const runner_result *r, const char *dataset_name);

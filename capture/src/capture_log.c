@@ -88,6 +88,28 @@ const caplog_call *caplog_find_call(const caplog *log, caplog_call_kind kind, in
     return NULL;
 }
 
+static void mark_alloc(const caplog *log, int buf, bool *used)
+{
+    if (buf >= CAPLOG_BUF_ALLOC && buf < CAPLOG_BUF_VAR && buf - CAPLOG_BUF_ALLOC < log->nallocs)
+        used[buf - CAPLOG_BUF_ALLOC] = true;
+}
+
+uint64_t caplog_call_allocs(const caplog *log, const caplog_call *c, bool *used)
+{
+    memset(used, 0, (size_t)log->nallocs * sizeof *used);
+    for (int i = 0; i < c->nops; i++) {
+        const caplog_op *op = &c->ops[i];
+        mark_alloc(log, op->dst.buf, used);
+        mark_alloc(log, op->src.buf, used);
+        for (int r = 0; op->launch && r < op->launch->nrelocs; r++)
+            mark_alloc(log, op->launch->relocs[r].ref.buf, used);
+    }
+    uint64_t bytes = 0;
+    for (int i = 0; i < log->nallocs; i++)
+        bytes += used[i] ? log->alloc_sizes[i] : 0;
+    return bytes;
+}
+
 /* ---- building ---------------------------------------------------------------------------- */
 
 void caplog_init(caplog *log) { memset(log, 0, sizeof *log); }

@@ -26,6 +26,7 @@ typedef struct replay_module {
     const ptx_outline *outline;
     const char *diagnose;           /* CPU: write the diagnosis here (NULL: plain run) */
     uint64_t sample_blocks;         /* CPU, with diagnose: blocks run per launch (0: all) */
+    uint64_t sample_seed;           /* which: the grader's secret draw (ptx_env.sample_seed) */
     uint64_t instruction_limit;     /* CPU: thread instructions a launch may run (0: no limit) */
 } replay_module;
 
@@ -78,6 +79,14 @@ typedef struct replay_backend {
      * from `src`, or, when `src` is NULL, the byte `value` repeated. */
     int (*write_variable)(replay_device *d, const char *name, uint64_t offset, const void *src,
                           int value, uint64_t bytes, tl_error *err);
+    /* CPU, with diagnose: what last wrote each byte of [src, src+bytes) (PTX_HELD_*: nothing, a
+     * memset, an upload, a kernel), into out; a device-to-device copy carries its source's.
+     * NULL elsewhere. */
+    int (*held)(replay_device *d, replay_addr src, uint64_t bytes, uint8_t *out, tl_error *err);
+    /* CPU, with diagnose: from now on each block's stores into the allocation holding
+     * [a, a+bytes) (an answer's memory) are counted, once per 4-byte word, in the diagnosis's
+     * samples. NULL elsewhere. */
+    int (*count_stores)(replay_device *d, replay_addr a, uint64_t bytes, tl_error *err);
 } replay_backend;
 
 #define REPLAY_MAX_NAME 96
@@ -86,12 +95,30 @@ typedef struct replay_backend {
 char *replay_read_file(const char *path, size_t max, size_t *len, tl_error *err);
 #define REPLAY_MAX_MODULE (64u << 20)
 
+/* Which words of a download are taken as the device's work (replay_keep_computed). */
+typedef enum replay_keep {
+    REPLAY_KEEP_STORED,    /* what a kernel stored: a sampled run's result, where a memset or
+                              a copy into P must not pass for the sampled blocks' work */
+    REPLAY_KEEP_NOT_INPUT  /* anything but bytes copied from an input: a reduction's partial
+                              results, which an input copied back would add up to the answer */
+} replay_keep;
+
+/* After a download of `bytes` from `src` into `host` (CPU, with diagnose): each 4-byte word
+ * (and the bytes past the last) that `keep` does not take becomes the NaN pattern. */
+int replay_keep_computed(const replay_backend *be, replay_device *dev, replay_addr src,
+                         void *host, uint64_t bytes, replay_keep keep, tl_error *err);
+
 /* Launches a recorded kernel, its pointer parameters relocated by address_of(ctx, ref). */
 int replay_launch(const replay_backend *be, replay_device *dev, const caplog *log,
                   const caplog_launch *l, replay_addr (*address_of)(const void *ctx, caplog_ref),
                   const void *ctx, tl_error *err);
+/* The device memory a call's own cudaMallocs may hold together, on every backend: an H100
+ * has far more, but the CPU backend holds it in the grader's memory, and a grade must mean the
+ * same on both. The kit's labs need a few times their matrices at most. */
+#define REPLAY_MAX_DEVICE_BYTES (UINT64_C(4) << 30)
+
 /* Why a call cannot be replayed as recorded (a refusal, a capture cut short, a launch the
- * module or a GPU would refuse), or NULL. */
+ * module or a GPU would refuse, more device memory than REPLAY_MAX_DEVICE_BYTES), or NULL. */
 const char *replay_call_problem(const caplog *log, const ptx_outline *outline,
                                 const caplog_call *c, char *why, size_t size);
 /* Adds "timing" (reps, median, min, max, emulated, the samples) to a call's item. */
@@ -114,6 +141,10 @@ typedef struct replay_program_opts {
      * with `sample_last` only the last, the launches before it making what it reads); what the
      * launches left unchanged in the memory the answer is copied from comes back as NaN. */
     bool sampled, sample_last;
+    /* CPU, with diagnose: the answer must be the device's work: the words of it the program
+     * copied from an input come back as NaN (a reduction's partial results, summed by the
+     * runner, could otherwise be the input itself). */
+    bool answer_computed;
 } replay_program_opts;
 
 /* Replays the log's program call; sends one answer frame per run and adds the call's item to

@@ -70,6 +70,42 @@ int replay_launch(const replay_backend *be, replay_device *dev, const caplog *lo
     return be->launch(dev, log->kernels[l->kernel], l, args, err);
 }
 
+/* "the 3rd" */
+static void ordinal(int n, char *out, size_t size)
+{
+    const char *suffix = n % 100 >= 11 && n % 100 <= 13 ? "th"
+                         : n % 10 == 1                 ? "st"
+                         : n % 10 == 2                 ? "nd"
+                         : n % 10 == 3                 ? "rd"
+                                                       : "th";
+    snprintf(out, size, "the %d%s", n, suffix);
+}
+
+/* The call's allocations together over REPLAY_MAX_DEVICE_BYTES: which, the largest named. */
+static bool memory_problem(const caplog *log, const caplog_call *c, char *why, size_t size)
+{
+    bool *used = calloc((size_t)log->nallocs + 1, sizeof *used);
+    if (!used)
+        return false;
+    uint64_t bytes = caplog_call_allocs(log, c, used);
+    int largest = -1;
+    for (int i = 0; i < log->nallocs; i++)
+        if (used[i] && (largest < 0 || log->alloc_sizes[i] > log->alloc_sizes[largest]))
+            largest = i;
+    free(used);
+    if (bytes <= REPLAY_MAX_DEVICE_BYTES)
+        return false;
+    char which[32];
+    ordinal(largest + 1, which, sizeof which);
+    const double gib = (double)(UINT64_C(1) << 30);
+    snprintf(why, size, "the cudaMalloc'd buffers it uses hold %.2f GiB of device memory, more "
+             "than grading allows (%.0f GiB): %s cudaMalloc of the program asks for %.2f GiB "
+             "(%llu bytes)", (double)bytes / gib, (double)REPLAY_MAX_DEVICE_BYTES / gib, which,
+             (double)log->alloc_sizes[largest] / gib,
+             (unsigned long long)log->alloc_sizes[largest]);
+    return true;
+}
+
 const char *replay_call_problem(const caplog *log, const ptx_outline *outline,
                                 const caplog_call *c, char *why, size_t size)
 {
@@ -81,6 +117,8 @@ const char *replay_call_problem(const caplog *log, const ptx_outline *outline,
         snprintf(why, size, "the program stopped during this call when it was captured");
         return why;
     }
+    if (memory_problem(log, c, why, size))
+        return why;
     for (int i = 0; i < c->nops; i++) {
         const caplog_launch *l = c->ops[i].launch;
         if (!l)
@@ -139,4 +177,32 @@ void replay_add_timing(cJSON *item, const double *ms, int reps, bool emulated)
     cJSON *samples = cJSON_AddArrayToObject(t, "samples_ms");
     for (int i = 0; i < reps; i++)
         cJSON_AddItemToArray(samples, cJSON_CreateNumber(ms[i]));
+}
+
+/* Whether a word whose bytes were written as `held` says is kept. */
+static bool kept(const uint8_t *held, size_t n, replay_keep keep)
+{
+    for (size_t i = 0; i < n; i++)
+        if (keep == REPLAY_KEEP_STORED ? held[i] != PTX_HELD_KERNEL : held[i] == PTX_HELD_UPLOAD)
+            return false;
+    return true;
+}
+
+int replay_keep_computed(const replay_backend *be, replay_device *dev, replay_addr src,
+                         void *host, uint64_t bytes, replay_keep keep, tl_error *err)
+{
+    if (!be->held)
+        return tl_error_set(err, "this backend cannot tell what wrote device memory");
+    uint8_t *held = malloc(bytes ? bytes : 1);
+    if (!held)
+        return tl_error_set(err, "out of memory");
+    int rc = be->held(dev, src, bytes, held, err);
+    uint8_t *out = host;
+    for (uint64_t at = 0; rc == 0 && at < bytes; at += 4) {
+        size_t n = bytes - at < 4 ? (size_t)(bytes - at) : 4;
+        if (!kept(held + at, n, keep))
+            memset(out + at, 0xff, n);
+    }
+    free(held);
+    return rc;
 }

@@ -2,6 +2,7 @@
  * global access a kernel makes is checked against the allocations below and the module's
  * variables, so a kernel can reach nothing else of this process. */
 #include "replay.h"
+#include "replay_memory.h"
 #include "replay_protocol.h"
 
 #include <stdlib.h>
@@ -11,7 +12,8 @@
 typedef struct allocation {
     uint8_t *ptr;
     uint64_t size;
-    uint8_t *shadow; /* under diagnosis: which bytes something wrote */
+    uint8_t *shadow; /* under diagnosis: what last wrote each byte (PTX_HELD_*) */
+    uint32_t *owner; /* an answer's memory in a sampled run: who stored each word, or NULL */
     int id;          /* among the submission's own (unnamed) allocations */
     char name[REPLAY_MAX_NAME]; /* "" for those */
 } allocation;
@@ -20,7 +22,8 @@ struct replay_device {
     ptx_module *module;
     ptx_diag *diag;
     const char *diagnose_path;
-    uint64_t sample_blocks;
+    uint64_t sample_blocks, sample_seed;
+    uint32_t serial; /* block serials handed out so far (ptx_env.block_serial) */
     uint64_t instruction_limit;
     bool sampling; /* the next launches are sampled (set_sampling) */
     allocation *allocs;
@@ -62,6 +65,7 @@ static int cpu_open(const replay_module *m, replay_device **out, replay_failure 
         d->diag = ptx_diag_new();
         d->diagnose_path = m->diagnose;
         d->sample_blocks = m->sample_blocks;
+        d->sample_seed = m->sample_seed;
         if (!d->diag)
             return tl_error_set(err, "out of memory");
     }
@@ -81,8 +85,9 @@ static void cpu_close(replay_device *d)
         ptx_diag_free(d->diag);
     }
     for (int i = 0; i < d->nallocs; i++) {
-        free(d->allocs[i].ptr);
-        free(d->allocs[i].shadow);
+        replay_memory_free(d->allocs[i].ptr, d->allocs[i].size);
+        replay_memory_free(d->allocs[i].shadow, d->allocs[i].size);
+        free(d->allocs[i].owner);
     }
     if (d->module && d->saved)
         for (int i = 0; i < ptx_module_variable_count(d->module); i++)
@@ -106,35 +111,41 @@ static int by_base(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The regions point into allocs, which may have moved: all are made again. */
+static void make_regions(replay_device *d)
+{
+    for (int i = 0; i < d->nallocs; i++) {
+        const allocation *a = &d->allocs[i];
+        d->regions[i] = (ptx_region){(uint64_t)(uintptr_t)a->ptr, a->size, a->shadow, a->id,
+                                     a->name[0] ? a->name : NULL, a->owner};
+    }
+    qsort(d->regions, (size_t)d->nallocs, sizeof *d->regions, by_base);
+}
+
 static int cpu_alloc(replay_device *d, uint64_t bytes, const char *name, replay_addr *out,
                      tl_error *err)
 {
-    void *p = NULL;
-    /* Aligned as cudaMalloc's memory is, so the sectors a warp touches are the GPU's. */
-    if (bytes > ((uint64_t)1 << 40) || posix_memalign(&p, 256, bytes ? bytes : 1) != 0)
+    /* Aligned as cudaMalloc's memory is, so the sectors a warp touches are the GPU's; backed
+     * only where written (replay_memory.h). */
+    uint8_t *p = bytes > ((uint64_t)1 << 40) ? NULL : replay_memory_new(bytes);
+    if (!p)
         return failed(d, REPLAY_INTERNAL, err, "out of memory for device memory");
-    memset(p, 0xff, bytes);
     allocation *grown = realloc(d->allocs, (size_t)(d->nallocs + 1) * sizeof *grown);
     ptx_region *regions = realloc(d->regions, (size_t)(d->nallocs + 1) * sizeof *regions);
     if (grown)
         d->allocs = grown;
     if (regions)
         d->regions = regions;
-    uint8_t *shadow = d->diag ? calloc(1, bytes ? bytes : 1) : NULL;
+    uint8_t *shadow = d->diag ? replay_memory_zeroed(bytes) : NULL;
     if (!grown || !regions || (d->diag && !shadow)) {
-        free(p);
-        free(shadow);
+        replay_memory_free(p, bytes);
+        replay_memory_free(shadow, bytes);
         return failed(d, REPLAY_INTERNAL, err, "out of memory for device memory");
     }
     allocation *a = &d->allocs[d->nallocs++];
-    *a = (allocation){p, bytes, shadow, name ? 0 : ++d->nunnamed, ""};
+    *a = (allocation){p, bytes, shadow, NULL, name ? 0 : ++d->nunnamed, ""};
     snprintf(a->name, sizeof a->name, "%s", name ? name : "");
-    /* The regions point into allocs, which may have moved: all are made again. */
-    for (int i = 0; i < d->nallocs; i++)
-        d->regions[i] = (ptx_region){(uint64_t)(uintptr_t)d->allocs[i].ptr, d->allocs[i].size,
-                                     d->allocs[i].shadow, d->allocs[i].id,
-                                     d->allocs[i].name[0] ? d->allocs[i].name : NULL};
-    qsort(d->regions, (size_t)d->nallocs, sizeof *d->regions, by_base);
+    make_regions(d);
     *out = (uint64_t)(uintptr_t)p;
     return 0;
 }
@@ -150,22 +161,23 @@ static allocation *holder(replay_device *d, replay_addr a, uint64_t bytes)
     return NULL;
 }
 
-static uint8_t *span(replay_device *d, replay_addr a, uint64_t bytes, bool written, tl_error *err)
+/* [a, a+bytes) of an allocation, now holding what `held` says wrote it (PTX_HELD_*). */
+static uint8_t *span(replay_device *d, replay_addr a, uint64_t bytes, int held, tl_error *err)
 {
     allocation *h = holder(d, a, bytes);
     if (!h) {
         failed(d, REPLAY_INTERNAL, err, "a copy outside the device memory the replayer made");
         return NULL;
     }
-    if (written && h->shadow)
-        memset(h->shadow + (a - (uint64_t)(uintptr_t)h->ptr), 1, bytes);
+    if (held != PTX_HELD_NOTHING && h->shadow)
+        memset(h->shadow + (a - (uint64_t)(uintptr_t)h->ptr), held, bytes);
     return (uint8_t *)(uintptr_t)a;
 }
 
 static int cpu_upload(replay_device *d, replay_addr dst, const void *src, uint64_t bytes,
                       tl_error *err)
 {
-    uint8_t *p = span(d, dst, bytes, true, err);
+    uint8_t *p = span(d, dst, bytes, PTX_HELD_UPLOAD, err);
     if (!p)
         return -1;
     memcpy(p, src, bytes);
@@ -174,7 +186,7 @@ static int cpu_upload(replay_device *d, replay_addr dst, const void *src, uint64
 
 static int cpu_download(replay_device *d, void *dst, replay_addr src, uint64_t bytes, tl_error *err)
 {
-    uint8_t *p = span(d, src, bytes, false, err);
+    uint8_t *p = span(d, src, bytes, PTX_HELD_NOTHING, err);
     if (!p)
         return -1;
     memcpy(dst, p, bytes);
@@ -183,7 +195,7 @@ static int cpu_download(replay_device *d, void *dst, replay_addr src, uint64_t b
 
 static int cpu_fill(replay_device *d, replay_addr dst, int value, uint64_t bytes, tl_error *err)
 {
-    uint8_t *p = span(d, dst, bytes, true, err);
+    uint8_t *p = span(d, dst, bytes, PTX_HELD_FILL, err);
     if (!p)
         return -1;
     memset(p, value, bytes);
@@ -192,23 +204,55 @@ static int cpu_fill(replay_device *d, replay_addr dst, int value, uint64_t bytes
 
 static int cpu_poison(replay_device *d, replay_addr dst, uint64_t bytes, tl_error *err)
 {
-    uint8_t *p = span(d, dst, bytes, false, err);
-    if (!p)
-        return -1;
-    memset(p, 0xff, bytes);
     allocation *h = holder(d, dst, bytes);
+    if (!h)
+        return failed(d, REPLAY_INTERNAL, err, "a copy outside the device memory the replayer made");
+    uint64_t at = dst - (uint64_t)(uintptr_t)h->ptr;
+    replay_memory_poison(h->ptr, h->size, at, bytes);
     if (h->shadow)
-        memset(h->shadow + (dst - (uint64_t)(uintptr_t)h->ptr), 0, bytes);
+        replay_memory_clear(h->shadow, h->size, at, bytes);
     return 0;
 }
 
+/* A copy carries what wrote its source, byte for byte. */
 static int cpu_copy(replay_device *d, replay_addr dst, replay_addr src, uint64_t bytes,
                     tl_error *err)
 {
-    uint8_t *to = span(d, dst, bytes, true, err), *from = to ? span(d, src, bytes, false, err) : NULL;
-    if (!from)
-        return -1;
-    memmove(to, from, bytes);
+    allocation *to = holder(d, dst, bytes), *from = holder(d, src, bytes);
+    if (!to || !from)
+        return failed(d, REPLAY_INTERNAL, err, "a copy outside the device memory the replayer made");
+    memmove((uint8_t *)(uintptr_t)dst, (const uint8_t *)(uintptr_t)src, bytes);
+    if (to->shadow && from->shadow)
+        memmove(to->shadow + (dst - (uint64_t)(uintptr_t)to->ptr),
+                from->shadow + (src - (uint64_t)(uintptr_t)from->ptr), bytes);
+    else if (to->shadow)
+        memset(to->shadow + (dst - (uint64_t)(uintptr_t)to->ptr), PTX_HELD_FILL, bytes);
+    return 0;
+}
+
+static int cpu_held(replay_device *d, replay_addr src, uint64_t bytes, uint8_t *out,
+                    tl_error *err)
+{
+    allocation *h = holder(d, src, bytes);
+    if (!h || !h->shadow)
+        return failed(d, REPLAY_INTERNAL, err, h ? "no record of what wrote device memory "
+                      "outside a diagnosis" : "a copy outside the device memory the replayer made");
+    memcpy(out, h->shadow + (src - (uint64_t)(uintptr_t)h->ptr), bytes);
+    return 0;
+}
+
+static int cpu_count_stores(replay_device *d, replay_addr a, uint64_t bytes, tl_error *err)
+{
+    allocation *h = holder(d, a, bytes);
+    if (!h)
+        return failed(d, REPLAY_INTERNAL, err, "a copy outside the device memory the replayer made");
+    if (!h->owner) {
+        /* The whole allocation's words: a block's stores anywhere in it are its own. */
+        h->owner = calloc(h->size / 4 + 1, sizeof *h->owner);
+        if (!h->owner)
+            return failed(d, REPLAY_INTERNAL, err, "out of memory");
+        make_regions(d);
+    }
     return 0;
 }
 
@@ -220,6 +264,7 @@ static int cpu_launch(replay_device *d, const char *kernel, const caplog_launch 
         return failed(d, REPLAY_UNSUPPORTED, err, "the interpreter found no such kernel in the PTX");
     ptx_env env = {.regions = d->regions, .nregions = d->nallocs, .diag = d->diag,
                    .sample_blocks = d->sampling ? d->sample_blocks : 0,
+                   .sample_seed = d->sample_seed, .block_serial = d->serial,
                    .max_thread_instructions = d->instruction_limit};
     /* A sample of the blocks gets their share of the limit. */
     double blocks = (double)l->grid[0] * l->grid[1] * l->grid[2];
@@ -228,6 +273,9 @@ static int cpu_launch(replay_device *d, const char *kernel, const caplog_launch 
         env.max_thread_instructions = (uint64_t)(share > REPLAY_LIMIT_FLOOR ? share
                                                                            : REPLAY_LIMIT_FLOOR);
     }
+    /* The next launch's blocks get serials after this one's, sampled or not. */
+    d->serial += (uint32_t)(env.sample_blocks && env.sample_blocks < blocks ? env.sample_blocks
+                                                                             : blocks);
     ptx_stats stats = {0, 0};
     ptx_error perr;
     int rc = ptx_launch_env(e, (ptx_dim3){l->grid[0], l->grid[1], l->grid[2]},
@@ -335,4 +383,5 @@ const replay_backend replay_cpu_backend = {
     cpu_upload,     cpu_download, cpu_fill,           cpu_poison,           cpu_copy,
     cpu_launch,     cpu_sync,     cpu_save_variables, cpu_restore_variables, cpu_time,
     cpu_failure,    cpu_set_sampling, cpu_set_baseline, cpu_write_variable,
+    cpu_held,       cpu_count_stores,
 };

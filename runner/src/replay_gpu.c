@@ -295,4 +295,5 @@ const replay_backend replay_gpu_backend = {
     gpu_upload,     gpu_download, gpu_fill,           gpu_poison,           gpu_copy,
     gpu_launch,     gpu_sync,     gpu_save_variables, gpu_restore_variables, gpu_time,
     gpu_failure,    NULL,         NULL,               gpu_write_variable,
+    NULL,           NULL,
 };

@@ -25,17 +25,21 @@ static const char usage[] =
     "                      (--inputs DIR | --generate SEED:JxKxL | --program DIR)\n"
     "                      [--calls launch,host,baseline]\n"
     "                      [--reps N] [--warmup N] [--no-time] [--diagnose FILE]\n"
-    "                      [--sample-blocks N [--sample-launches all|last]] [--result-fd FD]\n"
-    "                      [--instruction-limit N]\n"
+    "                      [--sample-blocks N [--sample-launches all|last] [--sample-seed S]]\n"
+    "                      [--result-fd FD]\n"
+    "                      [--instruction-limit N] [--answer-computed]\n"
     "Does the work the capture log records for the problem's shape, on this program's own\n"
     "buffers, and writes every result matrix and the timings to FD (default 3) for the runner\n"
     "to check (runner/src/replay_protocol.h). The kernels' printf output goes to stdout.\n"
-    "--sample-blocks N (CPU, with --diagnose): run N blocks of each launch, spread over the grid,\n"
-    "for the performance model's counts; what the launches left unchanged in P comes back as\n"
-    "NaN. --sample-launches last: sample only each call's last launch (the others run whole).\n"
+    "--sample-blocks N (CPU, with --diagnose): run N blocks of each launch, one drawn by the seed S\n"
+    "from each of N equal stretches of the grid, for the performance model's counts; the words of\n"
+    "P no kernel stored come back as NaN, and the diagnosis counts each sampled block's stores\n"
+    "into P. --sample-launches last: sample only each call's last launch (the others run whole).\n"
     "--program DIR: replay a libwb program's whole run (the log's program call) with its inputs\n"
     "from DIR (hI0, hI1, ...: each input's bytes as the program imported them); every run's\n"
     "answer buffer goes back as an answer frame.\n"
+    "--answer-computed (CPU, with --program and --diagnose): the words of the answer the program\n"
+    "copied from an input come back as NaN: the answer must be the device's work.\n"
     "--instruction-limit N (CPU): a launch that runs more than N thread instructions is stopped\n"
     "(status timeout), with where its warps were and how many loop trips each had made.\n"
     "Exit status: 0 done (the outcome of each call is in the result), 2 bad usage.\n";
@@ -47,8 +51,10 @@ typedef struct options {
     tl_size size;
     bool calls[CAPLOG_CALL_KINDS];
     int reps, warmup, fd, sample_blocks;
+    uint64_t sample_seed;
     uint64_t instruction_limit;
     bool sample_last; /* sample only each call's last launch (those before make its inputs) */
+    bool answer_computed; /* a program's answer may hold nothing copied from an input */
 } options;
 
 typedef struct replay {
@@ -66,7 +72,6 @@ typedef struct replay {
     replay_addr current_P;
     bool failed;
     tl_error step_err;
-    float *before_launch; /* sampled runs: P as it was when the call's first launch began */
 } replay;
 
 /* ---- the result descriptor ------------------------------------------------------------------ */
@@ -118,7 +123,6 @@ static int do_launch(replay *r, const caplog_launch *l, tl_error *err)
 static int run_ops(replay *r, const caplog_call *c, tl_error *err)
 {
     int last_launch = -1;
-    bool snapshot_taken = false;
     for (int i = 0; i < c->nops; i++)
         if (c->ops[i].kind == CAPLOG_LAUNCH)
             last_launch = i;
@@ -143,14 +147,9 @@ static int run_ops(replay *r, const caplog_call *c, tl_error *err)
                 rc = r->be->copy(r->dev, address(r, op->dst), address(r, op->src), op->count, err);
             break;
         case CAPLOG_LAUNCH:
-            if (r->before_launch && !snapshot_taken) {
-                rc = r->be->download(r->dev, r->before_launch, r->current_P,
-                                     sizeof(float) * (size_t)r->j * (size_t)r->l, err);
-                snapshot_taken = true;
-            }
             if (r->be->set_sampling)
                 r->be->set_sampling(r->dev, !r->o->sample_last || i == last_launch);
-            rc = rc ? rc : do_launch(r, op->launch, err);
+            rc = do_launch(r, op->launch, err);
             break;
         case CAPLOG_FREE:
             break; /* buffers live until the end: every repetition uses them again */
@@ -181,7 +180,8 @@ static void reset(replay *r, replay_addr P)
     int rc = r->be->copy(r->dev, r->M, r->M0, m_bytes, &err);
     rc = rc ? rc : r->be->copy(r->dev, r->N, r->N0, n_bytes, &err);
     for (int i = 0; rc == 0 && i < r->log.nallocs; i++)
-        rc = r->be->poison(r->dev, r->allocs[i], r->log.alloc_sizes[i], &err);
+        if (r->allocs[i]) /* 0: one the replayed calls do not use, never made */
+            rc = r->be->poison(r->dev, r->allocs[i], r->log.alloc_sizes[i], &err);
     rc = rc ? rc : r->be->restore_variables(r->dev, &err);
     rc = rc ? rc : r->be->poison(r->dev, P, p_bytes, &err);
     if (rc != 0)
@@ -242,20 +242,16 @@ static void replay_call(replay *r, caplog_call_kind kind, cJSON *calls)
             send_output(r, name, "check", host);
     } else if (rc == 0) {
         reset(r, r->P[0]);
-        /* Sampled: what the launches did not change goes back as NaN, so the runner sees which
-         * elements the sampled blocks wrote whatever P held before (a memset, say). */
-        if (r->o->sample_blocks > 0 && !(r->before_launch = malloc(sizeof(float) * p_count)))
-            rc = tl_error_set(&err, "out of memory");
-        if (r->before_launch)
-            memset(r->before_launch, 0xff, sizeof(float) * p_count);
+        bool sampled = r->o->sample_blocks > 0;
+        if (sampled && r->be->count_stores)
+            rc = r->be->count_stores(r->dev, r->P[0], sizeof(float) * p_count, &err);
         rc = rc || r->failed ? -1 : run_ops(r, c, &err);
         rc = rc ? rc : r->be->sync(r->dev, &err);
         rc = rc ? rc : r->be->download(r->dev, host, r->P[0], sizeof(float) * p_count, &err);
-        for (size_t i = 0; rc == 0 && r->before_launch && i < p_count; i++)
-            if (memcmp(&host[i], &r->before_launch[i], sizeof *host) == 0)
-                memset(&host[i], 0xff, sizeof *host);
-        free(r->before_launch);
-        r->before_launch = NULL;
+        /* Sampled: only what a kernel stored counts as written. */
+        if (rc == 0 && sampled)
+            rc = replay_keep_computed(r->be, r->dev, r->P[0], host, sizeof(float) * p_count,
+                                      REPLAY_KEEP_STORED, &err);
         if (rc == 0)
             send_output(r, name, "check", host);
         if (r->failed)
@@ -347,9 +343,32 @@ static int setup_memory(replay *r, tl_error *err)
         be->upload(r->dev, r->M0, r->A.data, m_bytes, err) ||
         be->upload(r->dev, r->N0, r->B.data, n_bytes, err))
         return -1;
-    for (int i = 0; i < r->log.nallocs; i++)
-        if (be->alloc(r->dev, r->log.alloc_sizes[i], NULL, &r->allocs[i], err) != 0)
-            return -1;
+    /* Only the allocations the replayed calls use: a capture holds every shape's calls. */
+    bool *used = calloc((size_t)r->log.nallocs + 1, sizeof *used);
+    bool *one = calloc((size_t)r->log.nallocs + 1, sizeof *one);
+    if (!used || !one) {
+        free(used);
+        free(one);
+        return tl_error_set(err, "out of memory");
+    }
+    for (int k = 0; k < CAPLOG_CALL_KINDS; k++) {
+        const caplog_call *c = r->o->calls[k]
+                                   ? caplog_find_call(&r->log, (caplog_call_kind)k, r->j, r->k, r->l)
+                                   : NULL;
+        if (c && !replay_call_problem(&r->log, r->outline, c, (char[8]){0}, 8)) {
+            caplog_call_allocs(&r->log, c, one);
+            for (int i = 0; i < r->log.nallocs; i++)
+                used[i] = used[i] || one[i];
+        }
+    }
+    free(one);
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < r->log.nallocs; i++)
+        if (used[i])
+            rc = be->alloc(r->dev, r->log.alloc_sizes[i], NULL, &r->allocs[i], err);
+    free(used);
+    if (rc != 0)
+        return -1;
     for (int i = 0; i < r->nP; i++)
         if (be->alloc(r->dev, p_bytes, p, &r->P[i], err) != 0)
             return -1;
@@ -368,6 +387,10 @@ static int parse_options(int argc, char **argv, options *o)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--no-time") == 0) {
             o->time = false;
+            continue;
+        }
+        if (strcmp(a, "--answer-computed") == 0) {
+            o->answer_computed = true;
             continue;
         }
         if (!v)
@@ -391,6 +414,8 @@ static int parse_options(int argc, char **argv, options *o)
             o->reps = atoi(v);
         else if (strcmp(a, "--sample-blocks") == 0)
             o->sample_blocks = atoi(v);
+        else if (strcmp(a, "--sample-seed") == 0)
+            o->sample_seed = strtoull(v, NULL, 10);
         else if (strcmp(a, "--instruction-limit") == 0)
             o->instruction_limit = strtoull(v, NULL, 10);
         else if (strcmp(a, "--sample-launches") == 0 && (strcmp(v, "all") == 0 || strcmp(v, "last") == 0))
@@ -418,7 +443,8 @@ static int parse_options(int argc, char **argv, options *o)
     if (!backend_ok || !o->log || !o->ptx ||
         (!o->inputs + !o->generate + !o->program != 2) || o->reps < 1 ||
         o->reps > MAX_REPS || o->warmup < 0 || o->warmup > MAX_WARMUP || o->fd < 0 ||
-        o->sample_blocks < 0 || (o->sample_blocks > 0 && !o->diagnose))
+        o->sample_blocks < 0 || (o->sample_blocks > 0 && !o->diagnose) ||
+        (o->answer_computed && (!o->program || !o->diagnose)))
         return -1;
     return 0;
 }
@@ -458,8 +484,10 @@ int main(int argc, char **argv)
     if (status[0] == 'o' && !o.program && load_inputs(&r, &err) != 0)
         status = "bad-input";
     replay_failure why = REPLAY_INTERNAL;
-    replay_module module = {o.ptx, o.image, r.outline, o.diagnose, (uint64_t)o.sample_blocks,
-                            o.instruction_limit};
+    replay_module module = {.ptx = o.ptx, .image = o.image, .outline = r.outline,
+                            .diagnose = o.diagnose, .sample_blocks = (uint64_t)o.sample_blocks,
+                            .sample_seed = o.sample_seed,
+                            .instruction_limit = o.instruction_limit};
     if (status[0] == 'o' && r.be->open(&module, &r.dev, &why, &err) != 0)
         status = replay_status_name(why);
     if (status[0] == 'o' && !o.program && setup_memory(&r, &err) != 0)
@@ -469,7 +497,8 @@ int main(int argc, char **argv)
         r.be->device_name(r.dev, device, sizeof device);
         cJSON_AddStringToObject(doc, "device", device);
         replay_program_opts po = {r.be, r.dev, &r.log, r.outline, o.program, o.fd, o.time,
-                                  o.warmup, o.reps, o.sample_blocks > 0, o.sample_last};
+                                  o.warmup, o.reps, o.sample_blocks > 0, o.sample_last,
+                                  o.answer_computed};
         replay_program(&po, calls);
     } else if (status[0] == 'o') {
         char device[256];

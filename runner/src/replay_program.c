@@ -27,7 +27,6 @@ typedef struct program_replay {
                                       work between them; uploads before and downloads after
                                       are done outside the timing, as the lab calls' are */
     int pending_tail;        /* a timed run whose downloads are still to do, or -1 */
-    uint8_t **before;        /* sampled: each allocation as the first launch found it */
     bool failed;
     tl_error step_err;
 } program_replay;
@@ -38,28 +37,17 @@ static replay_addr address_of(const void *ctx, caplog_ref ref)
     return p->allocs[ref.buf - CAPLOG_BUF_ALLOC] + (uint64_t)ref.offset;
 }
 
-/* Sampled runs: every allocation as the first launch found it, so that what the sampled
- * blocks did not write can be told from what they did. */
-static int snapshot(program_replay *p, tl_error *err)
+/* A download into the answer: in a sampled run only what the kernels stored is taken (the
+ * rest of the sampled blocks' memory is not their work); where the answer must be computed,
+ * nothing copied from an input is. */
+static int keep_computed(program_replay *p, const caplog_op *op, tl_error *err)
 {
-    const caplog *log = p->o->log;
-    for (int i = 0; i < log->nallocs; i++)
-        if (p->o->be->download(p->o->dev, p->before[i], p->allocs[i], log->alloc_sizes[i],
-                               err) != 0)
-            return -1;
-    return 0;
-}
-
-/* A download of a sampled run: the 4-byte words the launches left as they were become NaN. */
-static void unchanged_as_nan(program_replay *p, const caplog_op *op)
-{
-    if (op->src.buf < CAPLOG_BUF_ALLOC)
-        return;
-    const uint8_t *was = p->before[op->src.buf - CAPLOG_BUF_ALLOC] + op->src.offset;
-    uint8_t *now = p->out + op->dst.offset;
-    for (uint64_t at = 0; at + 4 <= op->count; at += 4)
-        if (memcmp(now + at, was + at, 4) == 0)
-            memset(now + at, 0xff, 4);
+    const replay_program_opts *o = p->o;
+    if (!o->sampled && !o->answer_computed)
+        return 0;
+    return replay_keep_computed(o->be, o->dev, address_of(p, op->src), p->out + op->dst.offset,
+                                op->count, o->sampled ? REPLAY_KEEP_STORED
+                                                      : REPLAY_KEEP_NOT_INPUT, err);
 }
 
 /* Ops [from, to) of the call. */
@@ -88,8 +76,7 @@ static int run_ops(program_replay *p, int from, int to, tl_error *err)
             if (op->dst.buf == CAPLOG_BUF_ANSWER) {
                 rc = be->download(dev, p->out + op->dst.offset, address_of(p, op->src), op->count,
                                   err);
-                if (rc == 0 && p->before)
-                    unchanged_as_nan(p, op);
+                rc = rc ? rc : keep_computed(p, op, err);
             } else if (to_var) {
                 rc = be->write_variable(dev, var, (uint64_t)op->dst.offset, from_host, 0,
                                         op->count, err);
@@ -101,11 +88,9 @@ static int run_ops(program_replay *p, int from, int to, tl_error *err)
             }
             break;
         case CAPLOG_LAUNCH:
-            if (p->before && i == p->first_launch)
-                rc = snapshot(p, err);
             if (be->set_sampling)
                 be->set_sampling(dev, p->o->sampled && (!p->o->sample_last || i == p->last_launch));
-            rc = rc ? rc : replay_launch(be, dev, log, op->launch, address_of, p, err);
+            rc = replay_launch(be, dev, log, op->launch, address_of, p, err);
             break;
         case CAPLOG_FREE:
             break; /* kept for the next run */
@@ -135,7 +120,8 @@ static void reset(program_replay *p, uint8_t *out)
     const caplog *log = p->o->log;
     int rc = 0;
     for (int i = 0; rc == 0 && i < log->nallocs; i++)
-        rc = p->o->be->poison(p->o->dev, p->allocs[i], log->alloc_sizes[i], &err);
+        if (p->allocs[i]) /* 0: one the run does not use, never made */
+            rc = p->o->be->poison(p->o->dev, p->allocs[i], log->alloc_sizes[i], &err);
     rc = rc ? rc : p->o->be->restore_variables(p->o->dev, &err);
     if (rc != 0)
         step_failed(p, &err);
@@ -211,16 +197,25 @@ static int setup(program_replay *p, int runs, tl_error *err)
     for (int i = 0; i < runs; i++)
         if (!(p->outs[i] = malloc(p->call->out_bytes ? p->call->out_bytes : 1)))
             return tl_error_set(err, "out of memory");
-    for (int i = 0; i < log->nallocs; i++)
-        if (p->o->be->alloc(p->o->dev, log->alloc_sizes[i], NULL, &p->allocs[i], err) != 0)
+    /* Only the allocations the run uses (copies, memsets and launches name them). */
+    bool *used = calloc((size_t)log->nallocs + 1, sizeof *used);
+    if (!used)
+        return tl_error_set(err, "out of memory");
+    caplog_call_allocs(log, p->call, used);
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < log->nallocs; i++)
+        if (used[i])
+            rc = p->o->be->alloc(p->o->dev, log->alloc_sizes[i], NULL, &p->allocs[i], err);
+    free(used);
+    if (rc != 0)
+        return -1;
+    /* Sampled: each block's stores into the memory the answer comes from are counted. */
+    for (int i = 0; p->o->sampled && p->o->be->count_stores && i < p->call->nops; i++) {
+        const caplog_op *op = &p->call->ops[i];
+        if (op->kind == CAPLOG_COPY && op->dst.buf == CAPLOG_BUF_ANSWER &&
+            op->src.buf >= CAPLOG_BUF_ALLOC && op->src.buf < CAPLOG_BUF_VAR &&
+            p->o->be->count_stores(p->o->dev, address_of(p, op->src), 0, err) != 0)
             return -1;
-    if (p->o->sampled) {
-        p->before = calloc((size_t)log->nallocs + 1, sizeof *p->before);
-        for (int i = 0; p->before && i < log->nallocs; i++)
-            if (!(p->before[i] = malloc(log->alloc_sizes[i] ? log->alloc_sizes[i] : 1)))
-                return tl_error_set(err, "out of memory");
-        if (!p->before)
-            return tl_error_set(err, "out of memory");
     }
     if (read_inputs(p, err) != 0)
         return -1;
@@ -295,8 +290,5 @@ void replay_program(const replay_program_opts *o, cJSON *calls)
         free(p.inputs[i]);
     for (int i = 0; i < runs && i < MAX_RUNS; i++)
         free(p.outs[i]);
-    for (int i = 0; p.before && i < o->log->nallocs; i++)
-        free(p.before[i]);
-    free(p.before);
     free(p.allocs);
 }

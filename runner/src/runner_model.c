@@ -27,14 +27,18 @@ static uint64_t product3(const cJSON *o, const char *key)
     return p;
 }
 
-/* The launches of one replay, in order, from its diagnosis; NULL when it wrote none. */
+/* The launches of one replay, in order, from its diagnosis (NULL when it wrote none), and its
+ * sampled blocks (*samples, NULL when none). */
 static cJSON *replay_launches(const runner_config *c, const runner_program *p,
-                              const runner_capture *cap, const tl_lab *lab, tl_size size,
-                              bool baseline, bool last_only, runner_result *res, tl_error *err)
+                              const runner_capture *cap, const tl_lab *lab,
+                              const runner_model_run *m, bool baseline, bool last_only,
+                              runner_result *res, cJSON **samples, tl_error *err)
 {
     runner_config cpu = *c;
     cpu.backend = RUNNER_CPU;
     cpu.reps = 1;
+    if (samples)
+        *samples = NULL;
     char work[] = "/tmp/tilelab-model-XXXXXX";
     if (!mkdtemp(work)) {
         tl_error_set(err, "cannot make a folder under /tmp for the model's counts");
@@ -42,17 +46,18 @@ static cJSON *replay_launches(const runner_config *c, const runner_program *p,
     }
     char path[sizeof work + 16];
     snprintf(path, sizeof path, "%s/diag.json", work);
-    runner_dataset d = {.generated = true, .seed = RUNNER_MODEL_SEED, .size = size};
     runner_replay_opts opts = {.time = false, .baseline = baseline, .diagnose = path,
                                .launch_only = true,
                                .sample_blocks = RUNNER_MODEL_SAMPLE_BLOCKS,
-                               .sample_last = last_only};
-    int rc = runner_replay(&cpu, p, cap, lab, &d, &opts, res, err);
+                               .sample_last = last_only, .sample_seed = m->sample_seed};
+    int rc = runner_replay(&cpu, p, cap, lab, &m->data, &opts, res, err);
     char *text = rc == 0 ? files_read(path, NULL) : NULL;
     cJSON *diag = text ? cJSON_Parse(text) : NULL;
     free(text);
     files_remove_tree(work);
     cJSON *launches = cJSON_DetachItemFromObjectCaseSensitive(diag, "launch_counts");
+    if (samples)
+        *samples = cJSON_DetachItemFromObjectCaseSensitive(diag, "samples");
     cJSON_Delete(diag);
     return launches;
 }
@@ -110,20 +115,33 @@ static void predict_range(const runner_program *p, cJSON *launches, int from, in
         out->gflops = 2.0 * size.m * size.k * size.n / (out->ms * 1e6);
 }
 
-/* The sampled blocks must have done their part of the product: every element they wrote right
- * (the rest of P stays NaN), and at least half the share of P their number promises. So a
- * kernel cannot be fast at the predicted size by doing less there, or something else. */
-static bool sample_checks(const runner_call_result *launch, const cJSON *launches, int from,
-                          int to, char *why, size_t size)
+static int int_at(const cJSON *array, int i)
+{
+    const cJSON *v = cJSON_GetArrayItem(array, i);
+    return cJSON_IsNumber(v) ? v->valueint : -1;
+}
+
+/* A block on the grid's far edge in some dimension (its tile may stick out of P, or lie wholly
+ * past it where a grid was rounded up): it may store less of P than the others. */
+static bool edge_block(const cJSON *block, const cJSON *grid)
+{
+    for (int d = 0; d < 3; d++)
+        if (int_at(grid, d) > 1 && int_at(block, d) == int_at(grid, d) - 1)
+            return true;
+    return false;
+}
+
+/* The sampled blocks must have done their part of the product (docs/grader.md, "The CPU
+ * backend's performance points"): every word of P a kernel stored is right, and each sampled
+ * block did its whole share. A block's share is told from the sample itself: the blocks a
+ * kernel tiles P with store the same number of words each (those on the grid's far edge may
+ * store fewer), and that many words from every block of the grid must cover P. A kernel that
+ * does part of its work, or its work in some blocks only, fails one or the other; which blocks
+ * were sampled is the grading's secret, so it cannot choose where. */
+static bool sample_checks(const runner_call_result *launch, const cJSON *launches,
+                          const cJSON *samples, int from, int to, char *why, size_t size)
 {
     const tl_check_report *c = &launch->check;
-    double share = 1;
-    for (int i = from; i < to; i++) {
-        const cJSON *l = cJSON_GetArrayItem(launches, i);
-        double blocks = (double)u64_of(l, "blocks");
-        if (blocks > 0 && (double)u64_of(l, "blocks_run") / blocks < share)
-            share = (double)u64_of(l, "blocks_run") / blocks;
-    }
     int64_t written = c->checked - c->nonfinite;
     if (c->shape_mismatch || c->bad > c->nonfinite) {
         snprintf(why, size, "no prediction: at this size the sampled blocks' results were "
@@ -131,10 +149,60 @@ static bool sample_checks(const runner_call_result *launch, const cJSON *launche
                  (long long)written);
         return false;
     }
-    if ((double)written < 0.5 * share * (double)c->checked) {
-        snprintf(why, size, "no prediction: at this size the sampled blocks wrote %lld elements "
-                 "of P, fewer than their share (%.0f)", (long long)written,
-                 share * (double)c->checked);
+    double covered = 0;
+    bool sampled = false;
+    for (int i = from; i < to; i++) {
+        const cJSON *l = cJSON_GetArrayItem(launches, i);
+        uint64_t blocks = u64_of(l, "blocks");
+        if (u64_of(l, "blocks_run") >= blocks)
+            continue; /* run whole: its part of P is checked as it is */
+        sampled = true;
+        const cJSON *grid = cJSON_GetObjectItemCaseSensitive(l, "grid");
+        const cJSON *first = NULL, *most = NULL;
+        uint64_t share = 0;
+        const cJSON *b;
+        cJSON_ArrayForEach(b, samples) {
+            const cJSON *of = cJSON_GetObjectItemCaseSensitive(b, "launch");
+            if (!cJSON_IsNumber(of) || of->valueint != i)
+                continue;
+            uint64_t words = u64_of(b, "answer_words");
+            const cJSON *where = cJSON_GetObjectItemCaseSensitive(b, "block");
+            if (!most || words > u64_of(most, "answer_words"))
+                most = b;
+            if (edge_block(where, grid))
+                continue;
+            if (!first) {
+                first = b;
+                share = words;
+            } else if (words != share) {
+                const cJSON *w1 = cJSON_GetObjectItemCaseSensitive(first, "block");
+                snprintf(why, size, "no prediction: at this size the sampled blocks did different "
+                         "shares of P: block (%d,%d,%d) stored %llu elements, block (%d,%d,%d) "
+                         "%llu (blocks that tile P store the same number each)",
+                         int_at(w1, 0), int_at(w1, 1), int_at(w1, 2), (unsigned long long)share,
+                         int_at(where, 0), int_at(where, 1), int_at(where, 2),
+                         (unsigned long long)words);
+                return false;
+            }
+        }
+        if (!first && most)
+            share = u64_of(most, "answer_words");
+        covered += (double)share * (double)blocks;
+    }
+    double elements = (double)c->checked;
+    if (!sampled) {
+        if (written < c->checked) {
+            snprintf(why, size, "no prediction: at this size the kernels left %lld of %lld "
+                     "elements of P unwritten", (long long)(c->checked - written),
+                     (long long)c->checked);
+            return false;
+        }
+        return true;
+    }
+    if (covered < elements) {
+        snprintf(why, size, "no prediction: at this size each sampled block stored a part of P "
+                 "that, over every block of the grid, covers %.0f of its %.0f elements",
+                 covered, elements);
         return false;
     }
     return true;
@@ -146,52 +214,75 @@ static bool sample_checks(const runner_call_result *launch, const cJSON *launche
  * *sample_failed when the sampled blocks' part of P was not right), -1 when the kit failed;
  * *launches gets the counts. */
 static int try_predict(const runner_config *c, const runner_program *p, const runner_capture *cap,
-                       const tl_lab *lab, tl_size size, bool last_only, runner_prediction *out,
-                       cJSON **launches, bool *sample_failed, tl_error *err)
+                       const tl_lab *lab, const runner_model_run *m, bool last_only,
+                       runner_prediction *out, cJSON **launches, bool *sample_failed,
+                       tl_error *err)
 {
     *sample_failed = false;
     runner_result res;
-    *launches = replay_launches(c, p, cap, lab, size, false, last_only, &res, err);
+    cJSON *samples = NULL;
+    tl_size size = m->data.size;
+    *launches = replay_launches(c, p, cap, lab, m, false, last_only, &res, &samples, err);
     tl_verdict v = res.verdict;
     runner_call_result launch = res.calls[CAPLOG_CALL_LAUNCH];
     char why[sizeof res.detail];
     snprintf(why, sizeof why, "%s", res.detail);
     runner_result_free(&res);
-    if (!*launches && v == TL_VERDICT_ERROR)
+    if (!*launches && v == TL_VERDICT_ERROR) {
+        cJSON_Delete(samples);
         return -1;
+    }
     /* The sample leaves most of P unwritten, so a wrong result says nothing by itself; a
      * kernel that stopped, hung or was refused has no time to predict. */
     if (v != TL_VERDICT_PASS && v != TL_VERDICT_WRONG) {
         memset(out, 0, sizeof *out);
         snprintf(out->detail, sizeof out->detail, "no prediction: %s: %.200s",
                  tl_verdict_name(v), why);
+        cJSON_Delete(samples);
         return 0;
     }
     int n = cJSON_GetArraySize(*launches);
     predict_range(p, *launches, 0, n, size, out);
-    if (out->ok && !sample_checks(&launch, *launches, 0, n, out->detail, sizeof out->detail)) {
+    if (out->ok &&
+        !sample_checks(&launch, *launches, samples, 0, n, out->detail, sizeof out->detail)) {
         out->ok = false;
         *sample_failed = true;
     }
+    cJSON_Delete(samples);
     return 0;
+}
+
+runner_model_run runner_model_fixed(tl_size size)
+{
+    return (runner_model_run){{.generated = true, .seed = RUNNER_MODEL_SEED, .size = size},
+                              RUNNER_MODEL_SEED};
 }
 
 int runner_predict(const runner_config *c, const runner_program *p, const runner_capture *cap,
                    const tl_lab *lab, tl_size size, bool baseline, runner_prediction out[2],
                    char **counts, tl_error *err)
 {
+    runner_model_run m = runner_model_fixed(size);
+    return runner_predict_on(c, p, cap, lab, &m, baseline, out, counts, err);
+}
+
+int runner_predict_on(const runner_config *c, const runner_program *p, const runner_capture *cap,
+                      const tl_lab *lab, const runner_model_run *m, bool baseline,
+                      runner_prediction out[2], char **counts, tl_error *err)
+{
+    tl_size size = m->data.size;
     memset(out, 0, 2 * sizeof *out);
     if (counts)
         *counts = NULL;
     cJSON *mine = NULL;
     bool sampled_short = false;
-    if (try_predict(c, p, cap, lab, size, false, &out[0], &mine, &sampled_short, err) != 0)
+    if (try_predict(c, p, cap, lab, m, false, &out[0], &mine, &sampled_short, err) != 0)
         return -1;
     if (!out[0].ok && sampled_short && cJSON_GetArraySize(mine) > 1) {
         cJSON *whole = NULL;
         runner_prediction again;
         bool unused;
-        if (try_predict(c, p, cap, lab, size, true, &again, &whole, &unused, err) != 0) {
+        if (try_predict(c, p, cap, lab, m, true, &again, &whole, &unused, err) != 0) {
             cJSON_Delete(mine);
             return -1;
         }
@@ -206,7 +297,7 @@ int runner_predict(const runner_config *c, const runner_program *p, const runner
     int n = cJSON_GetArraySize(mine);
     if (baseline) {
         runner_result res;
-        cJSON *both = replay_launches(c, p, cap, lab, size, true, false, &res, err);
+        cJSON *both = replay_launches(c, p, cap, lab, m, true, false, &res, NULL, err);
         runner_result_free(&res);
         runner_prediction mine_checked = out[0];
         predict_range(p, both, 0, n, size, &out[0]);
@@ -224,7 +315,7 @@ int runner_predict(const runner_config *c, const runner_program *p, const runner
 
 /* One try of a whole program's prediction (try_predict's twin). */
 static int try_predict_program(const runner_config *c, const runner_program *p,
-                               const runner_program_lab *lab, const runner_dataset *d,
+                               const runner_program_lab *lab, const runner_model_run *m,
                                bool last_only, runner_prediction *out, bool *sample_failed,
                                int *nlaunches, tl_error *err)
 {
@@ -237,8 +328,9 @@ static int try_predict_program(const runner_config *c, const runner_program *p,
     char path[sizeof work + 16];
     snprintf(path, sizeof path, "%s/diag.json", work);
     runner_program_opts opts = {.diagnose = path, .sample_blocks = RUNNER_MODEL_SAMPLE_BLOCKS,
-                                .sample_last = last_only};
+                                .sample_last = last_only, .sample_seed = m->sample_seed};
     runner_result res;
+    const runner_dataset *d = &m->data;
     int rc = runner_program_run(c, p, lab, d, &opts, &res, err);
     char *text = rc == 0 ? files_read(path, NULL) : NULL;
     cJSON *diag = text ? cJSON_Parse(text) : NULL;
@@ -252,8 +344,9 @@ static int try_predict_program(const runner_config *c, const runner_program *p,
     } else if (rc == 0) {
         *nlaunches = cJSON_GetArraySize(launches);
         predict_range(p, launches, 0, *nlaunches, d->size, out);
-        if (out->ok && !sample_checks(&res.calls[CAPLOG_CALL_PROGRAM], launches, 0, *nlaunches,
-                                      out->detail, sizeof out->detail)) {
+        if (out->ok && !sample_checks(&res.calls[CAPLOG_CALL_PROGRAM], launches,
+                                      cJSON_GetObjectItemCaseSensitive(diag, "samples"), 0,
+                                      *nlaunches, out->detail, sizeof out->detail)) {
             out->ok = false;
             *sample_failed = true;
         }
@@ -265,7 +358,7 @@ static int try_predict_program(const runner_config *c, const runner_program *p,
 }
 
 int runner_program_predict(const runner_config *c, const runner_program *p,
-                           const runner_program_lab *lab, const runner_dataset *d,
+                           const runner_program_lab *lab, const runner_model_run *d,
                            runner_prediction *out, tl_error *err)
 {
     bool sampled_short = false;

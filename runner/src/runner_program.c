@@ -125,6 +125,18 @@ static double cpu_limit(const runner_config *c, int64_t elements, int64_t macs)
     return REPLAY_LIMIT_FLOOR + per * (c->device_debug ? RUNNER_CPU_LIMIT_DEBUG_FACTOR : 1);
 }
 
+/* A summed answer's words that hold the NaN pattern: partial results no kernel computed (the
+ * checked replay blanks what was copied from an input, and memory nothing wrote holds it). */
+static uint64_t not_computed(const program_check *pc, const uint8_t *out)
+{
+    if (pc->lab->answer != RUNNER_ANSWER_SUM)
+        return 0;
+    uint64_t n = 0;
+    for (size_t i = 0; i + 4 <= pc->call->out_bytes; i += 4)
+        n += out[i] == 0xff && out[i + 1] == 0xff && out[i + 2] == 0xff && out[i + 3] == 0xff;
+    return n;
+}
+
 static void judge_frames(const program_check *pc, const received *rx, runner_result *out,
                          tl_error *err, int *bad_input, cJSON **doc)
 {
@@ -153,6 +165,12 @@ static void judge_frames(const program_check *pc, const received *rx, runner_res
                 snprintf(call->detail, sizeof call->detail, "the answer has %d values, the "
                          "expected output %d", rep.got_rows * rep.got_cols,
                          rep.expected_rows * rep.expected_cols);
+            else if (!rep.pass && not_computed(pc, (const uint8_t *)nl + 1) > 0)
+                snprintf(call->detail, sizeof call->detail, "%llu of the %llu partial results "
+                         "the program copied back were not computed by a kernel (copied from "
+                         "an input, or never written): the answer must be the device's work",
+                         (unsigned long long)not_computed(pc, (const uint8_t *)nl + 1),
+                         (unsigned long long)(pc->call->out_bytes / 4));
             else if (!rep.pass)
                 snprintf(call->detail, sizeof call->detail, "%lld of %lld values wrong%s%s",
                          (long long)rep.bad, (long long)rep.checked,
@@ -211,6 +229,8 @@ typedef struct replay_job {
     const char *diagnose; /* CPU: write the checks' findings here (NULL: a plain replay) */
     int sample_blocks;    /* with diagnose: blocks run per launch (0: all) */
     bool sample_last;
+    uint64_t sample_seed;
+    bool answer_computed; /* with diagnose: what the answer copied from an input is not its */
 } replay_job;
 
 /* The dataset's elements (inputs and answer) and multiply-adds (matrix labs), for the limits. */
@@ -249,17 +269,22 @@ static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runn
         cmd[k++] = "--instruction-limit";
         cmd[k++] = limit;
     }
-    char sample[16];
+    char sample[16], seed[24];
     if (j->diagnose) {
         cmd[k++] = "--diagnose";
         cmd[k++] = (char *)j->diagnose;
     }
+    if (j->diagnose && j->answer_computed)
+        cmd[k++] = "--answer-computed";
     if (j->diagnose && j->sample_blocks > 0) {
         snprintf(sample, sizeof sample, "%d", j->sample_blocks);
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)j->sample_seed);
         cmd[k++] = "--sample-blocks";
         cmd[k++] = sample;
         cmd[k++] = "--sample-launches";
         cmd[k++] = j->sample_last ? "last" : "all";
+        cmd[k++] = "--sample-seed";
+        cmd[k++] = seed;
     }
     cmd[k] = NULL;
     int runs = 1 + (j->time ? 1 + c->reps : 0);
@@ -450,7 +475,7 @@ int runner_program_run(const runner_config *c, const runner_program *p,
      * the backend asked for, unless the checked replay was already that or its verdict is the
      * program's doing. */
     if (call) {
-        replay_job job = {c, p, &pc, &cap, work, in, opts->time, NULL, 0, false};
+        replay_job job = {c, p, &pc, &cap, work, in, opts->time, NULL, 0, false, 0, false};
         int64_t elements = 0, macs = 0;
         job_size(&job, &g, &elements, &macs);
         bool safety = opts->safety && elements <= RUNNER_PROGRAM_SAFETY_MAX_ELEMENTS &&
@@ -461,7 +486,8 @@ int runner_program_run(const runner_config *c, const runner_program *p,
             counted.backend = RUNNER_CPU;
             counted.reps = 1;
             job = (replay_job){&counted, p, &pc, &cap, work, in, false, opts->diagnose,
-                               opts->sample_blocks, opts->sample_last};
+                               opts->sample_blocks, opts->sample_last, opts->sample_seed,
+                               false};
             safety = false;
         }
         if (safety) {
@@ -475,6 +501,9 @@ int runner_program_run(const runner_config *c, const runner_program *p,
             checked.time = false;
             checked.diagnose = diag;
             checked.sample_blocks = 0;
+            /* A reduction's partial results are summed: the input copied back would add up
+             * to the answer, so what came from an input is not taken for the device's. */
+            checked.answer_computed = lab->answer == RUNNER_ANSWER_SUM;
             rc = replay_once(&checked, elements, macs, out, err);
             char *text = rc == 0 ? files_read(diag, NULL) : NULL;
             cJSON *doc = text ? cJSON_Parse(text) : NULL;

@@ -319,13 +319,16 @@ static int spawn(const runner_config *c, const runner_program *p, const runner_c
         cmd[n++] = "--diagnose";
         cmd[n++] = (char *)opts->diagnose;
     }
-    char sample[24];
+    char sample[24], seed[24];
     if (opts->diagnose && opts->sample_blocks > 0) {
         snprintf(sample, sizeof sample, "%d", opts->sample_blocks);
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)opts->sample_seed);
         cmd[n++] = "--sample-blocks";
         cmd[n++] = sample;
         cmd[n++] = "--sample-launches";
         cmd[n++] = opts->sample_last ? "last" : "all";
+        cmd[n++] = "--sample-seed";
+        cmd[n++] = seed;
     }
     cmd[n] = NULL;
     char diag_dir[PATH_MAX] = "";
@@ -358,7 +361,8 @@ static double cpu_expected_seconds(const runner_config *c, const tl_lab *lab, tl
     /* The performance model's sample: a few blocks of a grid of a thousand or more, with the
      * counters on (about ten times slower). */
     if (opts->sample_blocks > 0 && !opts->sample_last)
-        seconds *= RUNNER_DIAGNOSE_SLOWDOWN * opts->sample_blocks / RUNNER_SAMPLED_GRID_BLOCKS;
+        seconds *= (double)RUNNER_DIAGNOSE_SLOWDOWN * opts->sample_blocks /
+                   RUNNER_SAMPLED_GRID_BLOCKS;
     return seconds;
 }
 

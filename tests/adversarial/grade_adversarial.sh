@@ -131,6 +131,21 @@ expect overwrite_input 10 10 "$(all wrong)" no
 expect legit_scratch 10 10 "$(all pass)" timed
 expect legit_streams_events 10 10 "$(all pass)" yes
 expect legit_memset 10 10 "$(all pass)" yes
+# The performance model's sample (CPU backend): fresh inputs, a secret draw of blocks, every
+# sampled block's whole share of P stored by a kernel. On a GPU the performance dataset is
+# checked whole: the same grades.
+expect model_fixed_inputs 10 10 "$(all pass)" no
+expect sample_positions_only 10 10 "$(all pass)" no
+expect half_tiles_large 10 10 "$(all pass)" no
+expect slow_off_sample 10 10 "$(all pass)" timed
+ratio_of() { grep -o '"ratio":[[:space:]]*[0-9.e+-]*' "$(journal "$1")" | head -1 | grep -o '[0-9.e+-]*$'; }
+awk -v r="$(ratio_of slow_off_sample)" 'BEGIN { exit !(r > 0 && r < 0.5) }' ||
+  fail "slow_off_sample: ratio $(ratio_of slow_off_sample), expected under 0.5 (its slow blocks counted)"
+# Device memory: a call's buffers are backed only where written, and bounded.
+expect untouched_gigabytes 10 10 "$(all pass)" yes
+expect device_memory_over 10 10 "$(all refused)" no
+grep -q 'more than grading allows (4 GiB)' "$(journal device_memory_over)" ||
+  fail "device_memory_over: the refusal must say what grading allows"
 expect touch_device_memory 10 10 "$(all crash)" no
 grep -q 'segmentation fault' "$(journal touch_device_memory)" || fail "touch_device_memory: the crash must say segmentation fault"
 expect wrong_parameters 10 10 "$never_pass" no

@@ -18,7 +18,7 @@ static ptx_module *module_of(const char *body)
 static int launch_checked(const ptx_module *m, unsigned block, uint32_t *out, uint64_t bytes,
                           int id, const char *name, ptx_diag *diag, ptx_error *err)
 {
-    ptx_region region = {(uint64_t)(uintptr_t)out, bytes, NULL, id, name};
+    ptx_region region = {(uint64_t)(uintptr_t)out, bytes, NULL, id, name, NULL};
     void *arg = out;
     void *args[] = {&arg};
     ptx_env env = {.regions = &region, .nregions = 1, .diag = diag, .threads = 1};
