@@ -82,20 +82,27 @@ static int write_atomic(const char *path, const char *text)
     return 0;
 }
 
-/* plain_cuda: the PTX the build made has no tensor-core instruction and no inline assembly.
- * Appends the check; returns 1 (with what was found in `found`) when it fails. */
-static int plain_cuda_check(const runner_program *p, char *found, size_t size, cJSON *checks)
+/* plain_cuda (checks_plain.c) on the build's products and the submission's files. Appends the
+ * check; returns 1 (with what was found in `found`) when it fails. */
+static int plain_cuda_check(const runner_program *p, const char *const *names,
+                            const char *const *texts, int n, char *found, size_t size,
+                            cJSON *checks)
 {
     tl_error err;
     size_t len = 0;
-    char detail[400];
+    char detail[700];
     char *ptx = files_read_untrusted(p->ptx, GRADER_MAX_PTX_BYTES, &len, &err);
-    int findings = ptx ? ptx_plain_cuda_findings(ptx, detail, sizeof detail) : 1;
+    char *own = files_read_untrusted(p->own_code, RUNNER_OWN_CODE_MAX_BYTES, &len, &err);
+    char *headers = files_read(p->headers, &len);
+    plain_cuda_input in = {ptx, own, names, texts, n, headers, runner_toolkit_headers()};
+    int findings = ptx ? plain_cuda_findings(&in, detail, sizeof detail) : 1;
     if (!ptx)
         snprintf(detail, sizeof detail, "the compiled PTX could not be read: %.300s", err.msg);
     free(ptx);
+    free(own);
+    free(headers);
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", "plain CUDA C: no tensor cores, no inline assembly");
+    cJSON_AddStringToObject(o, "name", "plain CUDA C: no tensor cores, no inline assembly of its own");
     cJSON_AddBoolToObject(o, "ok", findings == 0);
     add_text(o, "detail", detail);
     cJSON_AddItemToArray(checks, o);
@@ -106,7 +113,8 @@ static int plain_cuda_check(const runner_program *p, char *found, size_t size, c
 
 /* The static checks read exactly the files the build compiled: the runner's copies. */
 static int run_static_checks(const grade_context *c, const submission *s,
-                             const runner_program *p, bool built, cJSON *checks)
+                             const runner_program *p, bool built, cJSON *checks, char *forbidden,
+                             size_t size)
 {
     const char *names[RUNNER_MAX_INCLUDES];
     char *texts[RUNNER_MAX_INCLUDES];
@@ -133,6 +141,8 @@ static int run_static_checks(const grade_context *c, const submission *s,
             hidden = s->source;
     }
     int failed = n ? static_checks_files(names, (const char *const *)texts, n, &c->r, checks) : 1;
+    if (built && c->r.plain_cuda)
+        failed += plain_cuda_check(p, names, (const char *const *)texts, n, forbidden, size, checks);
     if (hidden) {
         /* nvcc skips NUL bytes; the checks would stop at the first one. */
         cJSON *o = cJSON_CreateObject();
@@ -257,8 +267,8 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
     } else if (captured && forbidden) {
         /* Its speed would be the tensor cores' or the assembly's, not the lab's. */
         res.verdict = TL_VERDICT_REFUSED;
-        snprintf(res.detail, sizeof res.detail, "not timed: the rubric asks for plain CUDA C, and "
-                 "the compiled code has %.600s", forbidden);
+        snprintf(res.detail, sizeof res.detail, "not timed: the rubric asks for plain CUDA C: "
+                 "%.600s", forbidden);
     } else if (captured && passed == 0) {
         res.verdict = TL_VERDICT_WRONG;
         snprintf(res.detail, sizeof res.detail, "not timed: no graded dataset passed");
@@ -369,6 +379,7 @@ void grade_one(const grade_context *c, const submission *s, int slot)
     /* Static checks, on every file of the submission the build read. */
     cJSON *checks = cJSON_AddArrayToObject(e, "static");
     int failed = 1;
+    char forbidden[700] = "";
     if (built.verdict == TL_VERDICT_REFUSED || built.verdict == TL_VERDICT_ERROR) {
         /* A refused submission is not read further: its files are not the student's own. */
         cJSON *check = cJSON_CreateObject();
@@ -377,11 +388,8 @@ void grade_one(const grade_context *c, const submission *s, int slot)
         add_text(check, "detail", built.detail);
         cJSON_AddItemToArray(checks, check);
     } else {
-        failed = run_static_checks(c, s, &p, ok, checks);
+        failed = run_static_checks(c, s, &p, ok, checks, forbidden, sizeof forbidden);
     }
-    char forbidden[400] = "";
-    if (ok && r->plain_cuda && plain_cuda_check(&p, forbidden, sizeof forbidden, checks) != 0)
-        failed++;
     /* Which checks failed, and where: the item's output is what Gradescope shows the student. */
     char detail[900];
     int len = snprintf(detail, sizeof detail, "%d of %d static checks failed", failed,

@@ -172,6 +172,13 @@ typedef struct runner_program {
     char capture[PATH_MAX];    /* the capture program */
     char ptx[PATH_MAX];        /* the module's PTX (CPU backend, parameter sizes) */
     char image[PATH_MAX];      /* the module's GPU image (cubin) */
+    /* The preprocessed device code that came from the submission's own files, macros expanded,
+     * each stretch behind a line marker `# LINE "NAME"` (runner/src/runner_own_code.h); missing
+     * when it was too large to keep */
+    char own_code[PATH_MAX];
+#define RUNNER_OWN_CODE_MAX_BYTES (16u << 20) /* macros may expand the files' 1 MiB */
+    char headers[PATH_MAX];    /* the other headers the build read (the toolkit's, the system's,
+                                  lab.h), one path a line as the compiler named them */
     char source_name[NAME_MAX + 1];
     bool cached;
     double seconds;
@@ -198,6 +205,12 @@ void runner_outcome_free(runner_outcome *o);
  * Returns 0 with outcome pass, build-failed or refused; -1 only when the kit failed. */
 int runner_build(const runner_config *c, const char *folder, const char *source,
                  runner_program *out, runner_outcome *outcome);
+/* The folder of the toolkit's headers the build compiles with (nvcc's own include folder). */
+const char *runner_toolkit_headers(void);
+/* A line marker as the preprocessor writes it (and runner_program.own_code has them),
+ * `# 12 "name" flags`: its line and name (the escapes \\, \" and \ooo undone, cut to `size`).
+ * False for any other line. */
+bool runner_line_marker(const char *text, long *line, char *name, size_t size);
 
 /* ---- capture ------------------------------------------------------------------------------ */
 typedef struct runner_capture {
