@@ -192,7 +192,7 @@ cJSON *grade_dataset_json(const grade_dataset *d, tl_verdict v, const char *deta
 
 /* A dataset checked: with the CPU backend's safety checks first where it is small enough, then
  * on the grading's backend, unless the checked replay already ran there or its verdict is
- * final (runner_safety_final). */
+ * final (runner_safety_final: a timeout of the checked replay is not, on a GPU). */
 static int replay_dataset(const runner_config *cfg, const runner_program *p,
                           const runner_capture *cap, const tl_lab *lab, const grade_dataset *d,
                           runner_result *res)
@@ -201,6 +201,7 @@ static int replay_dataset(const runner_config *cfg, const runner_program *p,
     if (d->generated)
         rd = (runner_dataset){.generated = true, .seed = d->seed, .size = d->size};
     tl_error err;
+    bool incomplete = false;
     if (runner_safety_applies(d->size)) {
         if (runner_safety(cfg, p, cap, lab, &rd, res, &err) != 0) {
             snprintf(res->detail, sizeof res->detail, "%s", err.msg);
@@ -208,6 +209,7 @@ static int replay_dataset(const runner_config *cfg, const runner_program *p,
         }
         if (runner_safety_final(res->verdict) || cfg->backend == RUNNER_CPU)
             return 0;
+        incomplete = res->verdict == TL_VERDICT_TIMEOUT;
         runner_result_free(res);
         memset(res, 0, sizeof *res);
     }
@@ -216,6 +218,8 @@ static int replay_dataset(const runner_config *cfg, const runner_program *p,
         snprintf(res->detail, sizeof res->detail, "%s", err.msg);
         return -1;
     }
+    if (incomplete)
+        runner_safety_incomplete(res);
     return 0;
 }
 

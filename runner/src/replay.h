@@ -17,7 +17,8 @@ typedef enum replay_failure {
     REPLAY_CRASH = 1,     /* the kernel faulted, or the GPU refused a launch */
     REPLAY_BAD_MODULE,    /* the module image or PTX cannot be loaded */
     REPLAY_UNSUPPORTED,   /* the backend cannot run what the kernel asks for */
-    REPLAY_TIMEOUT,       /* the CPU backend stopped a launch at its instruction limit */
+    REPLAY_TIMEOUT,       /* the CPU backend stopped a launch at its instruction limit or at
+                             the time limit (--deadline) */
     REPLAY_INTERNAL       /* out of memory, no device: not the submission's fault */
 } replay_failure;
 
@@ -27,6 +28,10 @@ typedef struct replay_module {
     const char *diagnose;           /* CPU: write the diagnosis here (NULL: plain run) */
     uint64_t sample_blocks;         /* CPU, with diagnose: blocks run per launch (0: all) */
     uint64_t instruction_limit;     /* CPU: thread instructions a launch may run (0: no limit) */
+    uint64_t deadline_ns;           /* CPU: when a launch still running is stopped (CLOCK_MONOTONIC;
+                                       0: never) */
+    double work_macs;               /* CPU: the dataset's multiply-adds, for what loop trips are
+                                       ordinary (0: unknown) */
 } replay_module;
 
 /* One timed launch sequence, with what must happen before it outside the timed region. */

@@ -21,7 +21,8 @@ struct replay_device {
     ptx_diag *diag;
     const char *diagnose_path;
     uint64_t sample_blocks;
-    uint64_t instruction_limit;
+    uint64_t instruction_limit, deadline_ns;
+    double work_macs;
     bool sampling; /* the next launches are sampled (set_sampling) */
     allocation *allocs;
     int nallocs, nunnamed;
@@ -58,6 +59,8 @@ static int cpu_open(const replay_module *m, replay_device **out, replay_failure 
         return tl_error_set(err, "%s", perr.msg);
     }
     d->instruction_limit = m->instruction_limit;
+    d->deadline_ns = m->deadline_ns;
+    d->work_macs = m->work_macs;
     if (m->diagnose) {
         d->diag = ptx_diag_new();
         d->diagnose_path = m->diagnose;
@@ -220,9 +223,14 @@ static int cpu_launch(replay_device *d, const char *kernel, const caplog_launch 
         return failed(d, REPLAY_UNSUPPORTED, err, "the interpreter found no such kernel in the PTX");
     ptx_env env = {.regions = d->regions, .nregions = d->nallocs, .diag = d->diag,
                    .sample_blocks = d->sampling ? d->sample_blocks : 0,
-                   .max_thread_instructions = d->instruction_limit};
+                   .max_thread_instructions = d->instruction_limit,
+                   .deadline_ns = d->deadline_ns};
     /* A sample of the blocks gets their share of the limit. */
     double blocks = (double)l->grid[0] * l->grid[1] * l->grid[2];
+    double threads = blocks * l->block[0] * l->block[1] * l->block[2];
+    if (d->work_macs > 0 && threads > 0)
+        env.ordinary_trips = (uint64_t)(REPLAY_CPU_SLOWDOWN * d->work_macs / threads +
+                                        REPLAY_ORDINARY_TRIPS_FLOOR);
     if (env.sample_blocks && env.max_thread_instructions && env.sample_blocks < blocks) {
         double share = (double)env.max_thread_instructions * (double)env.sample_blocks / blocks;
         env.max_thread_instructions = (uint64_t)(share > REPLAY_LIMIT_FLOOR ? share

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_REPS 100
@@ -26,7 +27,7 @@ static const char usage[] =
     "                      [--calls launch,host,baseline]\n"
     "                      [--reps N] [--warmup N] [--no-time] [--diagnose FILE]\n"
     "                      [--sample-blocks N [--sample-launches all|last]] [--result-fd FD]\n"
-    "                      [--instruction-limit N]\n"
+    "                      [--instruction-limit N] [--deadline S] [--work-macs N]\n"
     "Does the work the capture log records for the problem's shape, on this program's own\n"
     "buffers, and writes every result matrix and the timings to FD (default 3) for the runner\n"
     "to check (runner/src/replay_protocol.h). The kernels' printf output goes to stdout.\n"
@@ -38,6 +39,9 @@ static const char usage[] =
     "answer buffer goes back as an answer frame.\n"
     "--instruction-limit N (CPU): a launch that runs more than N thread instructions is stopped\n"
     "(status timeout), with where its warps were and how many loop trips each had made.\n"
+    "--deadline S (CPU): a launch still running S seconds after the start is stopped the same\n"
+    "way (the runner's time limit, reported from inside); --work-macs N: the dataset's\n"
+    "multiply-adds, by which that report tells loop trips that never end from ordinary ones.\n"
     "Exit status: 0 done (the outcome of each call is in the result), 2 bad usage.\n";
 
 typedef struct options {
@@ -48,6 +52,7 @@ typedef struct options {
     bool calls[CAPLOG_CALL_KINDS];
     int reps, warmup, fd, sample_blocks;
     uint64_t instruction_limit;
+    double deadline_s, work_macs;
     bool sample_last; /* sample only each call's last launch (those before make its inputs) */
 } options;
 
@@ -393,6 +398,10 @@ static int parse_options(int argc, char **argv, options *o)
             o->sample_blocks = atoi(v);
         else if (strcmp(a, "--instruction-limit") == 0)
             o->instruction_limit = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--deadline") == 0)
+            o->deadline_s = atof(v);
+        else if (strcmp(a, "--work-macs") == 0)
+            o->work_macs = atof(v);
         else if (strcmp(a, "--sample-launches") == 0 && (strcmp(v, "all") == 0 || strcmp(v, "last") == 0))
             o->sample_last = strcmp(v, "last") == 0;
         else if (strcmp(a, "--warmup") == 0)
@@ -421,6 +430,16 @@ static int parse_options(int argc, char **argv, options *o)
         o->sample_blocks < 0 || (o->sample_blocks > 0 && !o->diagnose))
         return -1;
     return 0;
+}
+
+/* The monotonic time `seconds` from now (0: none), for --deadline. */
+static uint64_t deadline_ns(double seconds)
+{
+    if (!(seconds > 0))
+        return 0;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec + (uint64_t)(seconds * 1e9);
 }
 
 int main(int argc, char **argv)
@@ -459,7 +478,7 @@ int main(int argc, char **argv)
         status = "bad-input";
     replay_failure why = REPLAY_INTERNAL;
     replay_module module = {o.ptx, o.image, r.outline, o.diagnose, (uint64_t)o.sample_blocks,
-                            o.instruction_limit};
+                            o.instruction_limit, deadline_ns(o.deadline_s), o.work_macs};
     if (status[0] == 'o' && r.be->open(&module, &r.dev, &why, &err) != 0)
         status = replay_status_name(why);
     if (status[0] == 'o' && !o.program && setup_memory(&r, &err) != 0)

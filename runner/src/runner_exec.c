@@ -4,6 +4,7 @@
 #include "runner_sandbox.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -93,4 +94,13 @@ int runner_replay_exec(const runner_config *c, const runner_program *p, const ch
     return rc;
 }
 
+/* What the replayer leaves itself to report before the kill: a tenth of the time limit, at
+ * least a second. */
+#define DEADLINE_MARGIN_SHARE 0.1
+#define DEADLINE_MARGIN_MIN_S 1.0
 
+double runner_replayer_deadline(int timeout_s)
+{
+    double margin = fmax(DEADLINE_MARGIN_MIN_S, DEADLINE_MARGIN_SHARE * timeout_s);
+    return fmax(timeout_s - margin, timeout_s / 2.0);
+}

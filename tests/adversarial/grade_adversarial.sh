@@ -131,6 +131,9 @@ expect overwrite_input 10 10 "$(all wrong)" no
 expect legit_scratch 10 10 "$(all pass)" timed
 expect legit_streams_events 10 10 "$(all pass)" yes
 expect legit_memset 10 10 "$(all pass)" yes
+# Ten times the work it needs: slow, honest, and never stopped by the CPU backend's instruction
+# limit (a hundred times the reference's work); its performance ratio is low but measured.
+expect legit_ten_times_work 10 10 "$(all pass)" timed
 expect touch_device_memory 10 10 "$(all crash)" no
 grep -q 'segmentation fault' "$(journal touch_device_memory)" || fail "touch_device_memory: the crash must say segmentation fault"
 expect wrong_parameters 10 10 "$never_pass" no
