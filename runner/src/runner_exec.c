@@ -80,8 +80,13 @@ int runner_replay_exec(const runner_config *c, const runner_program *p, const ch
         env[ne++] = ld_env;
     }
     env[ne] = NULL;
-    /* CUDA reserves a large address space: no memory limit on a GPU. */
-    proc_limits lim = {(unsigned long)timeout_s * (gpu ? 1 : 2) + 10, 256ul << 20,
+    /* CUDA reserves a large address space: no memory limit on a GPU. The interpreter runs
+     * blocks on every CPU, so its CPU time may reach the time limit times their number: the
+     * limit on it must not stop a replay before the time limit does (the replayer reports that
+     * one itself, with where the warps were). */
+    long cpus = gpu ? 1 : sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned long cpu_factor = gpu ? 1 : cpus > 2 ? (unsigned long)cpus : 2;
+    proc_limits lim = {(unsigned long)timeout_s * cpu_factor + 10, 256ul << 20,
                        gpu ? 0 : 16ul << 30, 0, 256};
     proc_spec spec = {.argv = argv, .envp = wrapper ? NULL : env,
                       .timeout_s = timeout_s * (wrapper ? 4 : 1),
