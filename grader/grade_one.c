@@ -284,8 +284,18 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
             res.verdict = TL_VERDICT_ERROR;
             snprintf(res.detail, sizeof res.detail, "%s", err.msg);
         }
-        if (res.verdict == TL_VERDICT_PASS)
-            student_ms = res.calls[CAPLOG_CALL_LAUNCH].ms.median;
+        const runner_call_result *timed = &res.calls[CAPLOG_CALL_LAUNCH];
+        if (res.verdict == TL_VERDICT_PASS && timed->implausible) {
+            /* Faster than the device can do the work: a broken timer or device, never the
+             * kernel's speed. Not scored, whichever way it would have gone. */
+            res.verdict = TL_VERDICT_ERROR;
+            snprintf(res.detail, sizeof res.detail, "implausible time: a timed run took %.4f "
+                     "ms, less than the %.4f ms this work needs at the GPU's peak fp32 rate and "
+                     "DRAM bandwidth; not scored (the GPU or its timer misbehaved: grade again)",
+                     timed->ms.min, timed->floor_ms);
+        } else if (res.verdict == TL_VERDICT_PASS) {
+            student_ms = timed->ms.median;
+        }
     }
     double ratio = student_ms > 0 && c->reference_ms > 0 ? c->reference_ms / student_ms : 0;
     double frac = rubric_performance_share(r, ratio);
@@ -302,6 +312,9 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
     cJSON_AddStringToObject(perf, "verdict", tl_verdict_name(res.verdict));
     add_text(perf, "detail", captured ? res.detail : "not run");
     cJSON_AddNumberToObject(perf, "runs_checked", res.calls[CAPLOG_CALL_LAUNCH].runs_checked);
+    /* the timed repetitions' min, median and max, and on a GPU its clock and the floor */
+    if (res.calls[CAPLOG_CALL_LAUNCH].timed)
+        runner_timing_add(perf, &res.calls[CAPLOG_CALL_LAUNCH]);
     if (student_ms > 0 && predicted.ok)
         len = snprintf(detail, sizeof detail, "predicted for an H100 by the performance model (CPU "
                  "backend): %.2fx the reference's speed at %s (%.3f ms against %.3f ms; bound "
@@ -316,8 +329,13 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
                  "result was %s%s%.600s", size, tl_verdict_name(res.verdict),
                  res.detail[0] ? ": " : "", res.detail);
     if (student_ms > 0 && passed < c->nds && len > 0 && (size_t)len < sizeof detail)
-        snprintf(detail + len, sizeof detail - (size_t)len, "; scaled by the %d of %d graded "
-                 "datasets that passed", passed, c->nds);
+        len += snprintf(detail + len, sizeof detail - (size_t)len, "; scaled by the %d of %d "
+                        "graded datasets that passed", passed, c->nds);
+    if (student_ms > 0 && res.calls[CAPLOG_CALL_LAUNCH].clock.throttled && len > 0 &&
+        (size_t)len < sizeof detail)
+        snprintf(detail + len, sizeof detail - (size_t)len, "; the GPU was throttled (power or "
+                 "thermal) while this was timed, also when timed again: the time may be slower "
+                 "than the kernel");
     runner_result_free(&res);
     double score = student_ms > 0 ? r->performance * frac * pass_share : 0;
     return grade_item("performance", score, r->performance, frac >= 1 && passed == c->nds, "visible",

@@ -16,6 +16,7 @@
 
 #include "capture_log.h"
 #include "datagen.h"
+#include "gpu_timing.h"
 #include "perfmodel.h"
 
 #include <limits.h>
@@ -320,7 +321,14 @@ typedef struct runner_call_result {
     int runs_checked;
     bool timed;
     bool emulated;            /* times are the interpreter's, not a GPU's */
-    tl_stats ms;
+    tl_stats ms;              /* the timed repetitions: min, median, max */
+    /* On a GPU: its SM clock and throttle reasons around the timed set (clock.recorded false:
+     * NVML was not there), and the least time the work can take at the device's peak fp32 rate
+     * and DRAM bandwidth (floor_ms, 0: unknown); `implausible` when a repetition was faster
+     * than that (gpu_timing.h). */
+    gpu_clock_record clock;
+    double floor_ms;
+    bool implausible;
 } runner_call_result;
 
 typedef struct runner_result {
@@ -436,6 +444,10 @@ int runner_predict(const runner_config *c, const runner_program *p, const runner
                    const tl_lab *lab, tl_size size, bool baseline, runner_prediction out[2],
                    char **counts, tl_error *err);
 
+/* A timed call's figures into `o`: reps, median_ms, min_ms, max_ms, emulated, and on a GPU the
+ * clock record (or "clock": "not recorded"), floor_ms and implausible. */
+struct cJSON;
+void runner_timing_add(struct cJSON *o, const runner_call_result *c);
 /* The result as JSON (the shape `run --json` prints per dataset). */
 char *runner_result_json(const runner_result *r, const char *dataset_name);
 

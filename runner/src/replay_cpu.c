@@ -295,10 +295,13 @@ static double now(void)
 /* Wall-clock time of the interpreter: emulated time, useful only to compare kernels run the
  * same way. */
 static int cpu_time(replay_device *d, int warmup, int reps, replay_step before, replay_step step,
-                    void *ctx, double *ms, bool *emulated, tl_error *err)
+                    void *ctx, double *ms, bool *emulated, gpu_clock_record *clock,
+                    gpu_peaks *peaks, tl_error *err)
 {
     (void)err;
     *emulated = true;
+    *clock = (gpu_clock_record){0};
+    *peaks = (gpu_peaks){0, 0};
     for (int i = 0; i < warmup + reps; i++) {
         int rep = i < warmup ? -1 - i : i - warmup;
         before(ctx, rep);

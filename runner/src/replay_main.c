@@ -269,8 +269,10 @@ static void replay_call(replay *r, caplog_call_kind kind, cJSON *calls)
     if (rc == 0 && r->o->time && kind != CAPLOG_CALL_HOST) {
         double ms[MAX_REPS];
         bool emulated = false;
+        gpu_clock_record clock = {0};
+        gpu_peaks peaks = {0, 0};
         rc = r->be->time(r->dev, r->o->warmup, r->o->reps, before_run, run_step, r, ms, &emulated,
-                         &err);
+                         &clock, &peaks, &err);
         if (r->failed)
             err = r->step_err, rc = -1;
         for (int i = 1; rc == 0 && i < 1 + r->o->warmup + r->o->reps; i++) {
@@ -284,7 +286,7 @@ static void replay_call(replay *r, caplog_call_kind kind, cJSON *calls)
                 send_output(r, name, run, host);
         }
         if (rc == 0)
-            replay_add_timing(item, ms, r->o->reps, emulated);
+            replay_add_timing(item, ms, r->o->reps, emulated, &clock, peaks);
     }
     cJSON_AddStringToObject(item, "status", rc == 0 ? "ok" : replay_status_name(r->be->failure(r->dev)));
     cJSON_AddStringToObject(item, "detail", rc == 0 ? "" : err.msg);

@@ -205,6 +205,19 @@ static double num(const cJSON *o, const char *key)
     return cJSON_IsNumber(v) ? v->valuedouble : 0;
 }
 
+/* A GPU's timed set: its clock record and, from its peak rates, the least time the matrix
+ * product can take; a repetition faster than that is implausible (gpu_timing.h). */
+static void read_clock(const cJSON *t, runner_call_result *c, tl_size shape)
+{
+    const cJSON *peaks = cJSON_GetObjectItem(t, "peaks");
+    gpu_timing_clock_from_json(t, "clock", &c->clock);
+    if (cJSON_IsObject(peaks) && !c->emulated) {
+        gpu_peaks p = {num(peaks, "fp32_flops"), num(peaks, "dram_bytes")};
+        c->floor_ms = gpu_timing_matmul_floor_ms(p, shape.m, shape.k, shape.n);
+        c->implausible = gpu_timing_implausible(c->ms.min, c->floor_ms);
+    }
+}
+
 static void read_summary(const cJSON *doc, const runner_replay_opts *opts, runner_result *out)
 {
     snprintf(out->device, sizeof out->device, "%s", str(doc, "device"));
@@ -247,6 +260,7 @@ static void read_summary(const cJSON *doc, const runner_replay_opts *opts, runne
             c->ms.median = num(t, "median_ms");
             c->ms.min = num(t, "min_ms");
             c->ms.max = num(t, "max_ms");
+            read_clock(t, c, out->shape);
         }
     }
 }
