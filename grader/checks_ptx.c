@@ -1,11 +1,13 @@
-/* A rubric's `plain_cuda = yes` (lab 06): no tensor-core instruction and no inline assembly.
+/* plain_cuda's reading of the PTX the grader's own build made of a submission (checks_plain.c
+ * has the whole rule): its tensor-core instructions, and how many inline-assembly blocks it has.
  *
- * Checked on the PTX the grader's own build made of the submission, not on its text: a macro,
- * token pasting or a header can hide `wmma` or `asm` from a regular expression, but not from the
- * compiler's output. nvcc marks every inline-assembly block in the PTX with a comment it writes
- * itself, and a tensor-core operation can only reach the GPU as one of the opcodes below. The
- * fp32 error bound cannot stand in for this check: TF32 or BF16 inputs with fp32 accumulation stay
- * within it at every size the kit ships. */
+ * Tensor cores are found in the compiler's output, not in the source: a macro, token pasting or
+ * a header can hide `wmma` from a regular expression, but a tensor-core operation can only reach
+ * the GPU as one of the opcodes below, whoever wrote it (the toolkit's mma.h included). The fp32
+ * error bound cannot stand in for this check: TF32 or BF16 inputs with fp32 accumulation stay
+ * within it at every size the kit ships. nvcc marks every inline-assembly block with a comment
+ * it writes itself; which file wrote the block is not read here: the PTX's line information can
+ * be forged from the source (checks_plain.c). */
 #define _GNU_SOURCE /* memmem */
 #include "grader.h"
 
@@ -54,9 +56,10 @@ static size_t opcode(const char *line, size_t len, const char **start)
     return j - i;
 }
 
-int ptx_plain_cuda_findings(const char *ptx, char *detail, size_t size)
+int ptx_plain_cuda_findings(const char *ptx, int *asm_blocks, char *detail, size_t size)
 {
     int found = 0, lineno = 0;
+    *asm_blocks = 0;
     char kernel[128] = "", first[400] = "";
     for (const char *line = ptx; *line;) {
         const char *end = strchr(line, '\n');
@@ -73,21 +76,21 @@ int ptx_plain_cuda_findings(const char *ptx, char *detail, size_t size)
         const char *what = NULL, *op;
         size_t oplen = opcode(line, len, &op);
         if (memmem(line, len, INLINE_ASM_MARK, strlen(INLINE_ASM_MARK))) {
-            what = "inline assembly (asm)";
+            ++*asm_blocks;
             oplen = 0; /* the marker, not an instruction */
         }
         for (size_t t = 0; !what && t < sizeof tensor_ops / sizeof tensor_ops[0]; t++)
             if (oplen > strlen(tensor_ops[t]) && strncmp(op, tensor_ops[t], strlen(tensor_ops[t])) == 0)
                 what = "a tensor-core instruction";
         if (what && found++ == 0)
-            snprintf(first, sizeof first, "%s in %s (PTX line %d%s%.*s)", what,
-                     kernel[0] ? kernel : "a device function", lineno, oplen ? ": " : "",
+            snprintf(first, sizeof first, "%s in %s (PTX line %d: %.*s)", what,
+                     kernel[0] ? kernel : "a device function", lineno,
                      (int)(oplen < 60 ? oplen : 60), op);
         line = end ? end + 1 : line + len;
     }
     if (found)
         snprintf(detail, size, "%s%s", first, found > 1 ? ", and more" : "");
     else
-        snprintf(detail, size, "none in the compiled PTX");
+        snprintf(detail, size, "no tensor-core instruction in the compiled PTX");
     return found;
 }

@@ -82,20 +82,27 @@ static int write_atomic(const char *path, const char *text)
     return 0;
 }
 
-/* plain_cuda: the PTX the build made has no tensor-core instruction and no inline assembly.
- * Appends the check; returns 1 (with what was found in `found`) when it fails. */
-static int plain_cuda_check(const runner_program *p, char *found, size_t size, cJSON *checks)
+/* plain_cuda (checks_plain.c) on the build's products and the submission's files. Appends the
+ * check; returns 1 (with what was found in `found`) when it fails. */
+static int plain_cuda_check(const runner_program *p, const char *const *names,
+                            const char *const *texts, int n, char *found, size_t size,
+                            cJSON *checks)
 {
     tl_error err;
     size_t len = 0;
-    char detail[400];
+    char detail[700];
     char *ptx = files_read_untrusted(p->ptx, GRADER_MAX_PTX_BYTES, &len, &err);
-    int findings = ptx ? ptx_plain_cuda_findings(ptx, detail, sizeof detail) : 1;
+    char *own = files_read_untrusted(p->own_code, RUNNER_OWN_CODE_MAX_BYTES, &len, &err);
+    char *headers = files_read(p->headers, &len);
+    plain_cuda_input in = {ptx, own, names, texts, n, headers, runner_toolkit_headers()};
+    int findings = ptx ? plain_cuda_findings(&in, detail, sizeof detail) : 1;
     if (!ptx)
         snprintf(detail, sizeof detail, "the compiled PTX could not be read: %.300s", err.msg);
     free(ptx);
+    free(own);
+    free(headers);
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", "plain CUDA C: no tensor cores, no inline assembly");
+    cJSON_AddStringToObject(o, "name", "plain CUDA C: no tensor cores, no inline assembly of its own");
     cJSON_AddBoolToObject(o, "ok", findings == 0);
     add_text(o, "detail", detail);
     cJSON_AddItemToArray(checks, o);
@@ -106,7 +113,8 @@ static int plain_cuda_check(const runner_program *p, char *found, size_t size, c
 
 /* The static checks read exactly the files the build compiled: the runner's copies. */
 static int run_static_checks(const grade_context *c, const submission *s,
-                             const runner_program *p, bool built, cJSON *checks)
+                             const runner_program *p, bool built, cJSON *checks, char *forbidden,
+                             size_t size)
 {
     const char *names[RUNNER_MAX_INCLUDES];
     char *texts[RUNNER_MAX_INCLUDES];
@@ -133,6 +141,8 @@ static int run_static_checks(const grade_context *c, const submission *s,
             hidden = s->source;
     }
     int failed = n ? static_checks_files(names, (const char *const *)texts, n, &c->r, checks) : 1;
+    if (built && c->r.plain_cuda)
+        failed += plain_cuda_check(p, names, (const char *const *)texts, n, forbidden, size, checks);
     if (hidden) {
         /* nvcc skips NUL bytes; the checks would stop at the first one. */
         cJSON *o = cJSON_CreateObject();
@@ -182,7 +192,7 @@ cJSON *grade_dataset_json(const grade_dataset *d, tl_verdict v, const char *deta
 
 /* A dataset checked: with the CPU backend's safety checks first where it is small enough, then
  * on the grading's backend, unless the checked replay already ran there or its verdict is
- * final (runner_safety_final). */
+ * final (runner_safety_final: a timeout of the checked replay is not, on a GPU). */
 static int replay_dataset(const runner_config *cfg, const runner_program *p,
                           const runner_capture *cap, const tl_lab *lab, const grade_dataset *d,
                           runner_result *res)
@@ -191,6 +201,7 @@ static int replay_dataset(const runner_config *cfg, const runner_program *p,
     if (d->generated)
         rd = (runner_dataset){.generated = true, .seed = d->seed, .size = d->size};
     tl_error err;
+    bool incomplete = false;
     if (runner_safety_applies(d->size)) {
         if (runner_safety(cfg, p, cap, lab, &rd, res, &err) != 0) {
             snprintf(res->detail, sizeof res->detail, "%s", err.msg);
@@ -198,6 +209,7 @@ static int replay_dataset(const runner_config *cfg, const runner_program *p,
         }
         if (runner_safety_final(res->verdict) || cfg->backend == RUNNER_CPU)
             return 0;
+        incomplete = res->verdict == TL_VERDICT_TIMEOUT;
         runner_result_free(res);
         memset(res, 0, sizeof *res);
     }
@@ -206,6 +218,8 @@ static int replay_dataset(const runner_config *cfg, const runner_program *p,
         snprintf(res->detail, sizeof res->detail, "%s", err.msg);
         return -1;
     }
+    if (incomplete)
+        runner_safety_incomplete(res);
     return 0;
 }
 
@@ -258,8 +272,8 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
     } else if (captured && forbidden) {
         /* Its speed would be the tensor cores' or the assembly's, not the lab's. */
         res.verdict = TL_VERDICT_REFUSED;
-        snprintf(res.detail, sizeof res.detail, "not timed: the rubric asks for plain CUDA C, and "
-                 "the compiled code has %.600s", forbidden);
+        snprintf(res.detail, sizeof res.detail, "not timed: the rubric asks for plain CUDA C: "
+                 "%.600s", forbidden);
     } else if (captured && passed == 0) {
         res.verdict = TL_VERDICT_WRONG;
         snprintf(res.detail, sizeof res.detail, "not timed: no graded dataset passed");
@@ -271,8 +285,18 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
             res.verdict = TL_VERDICT_ERROR;
             snprintf(res.detail, sizeof res.detail, "%s", err.msg);
         }
-        if (res.verdict == TL_VERDICT_PASS)
-            student_ms = res.calls[CAPLOG_CALL_LAUNCH].ms.median;
+        const runner_call_result *timed = &res.calls[CAPLOG_CALL_LAUNCH];
+        if (res.verdict == TL_VERDICT_PASS && timed->implausible) {
+            /* Faster than the device can do the work: a broken timer or device, never the
+             * kernel's speed. Not scored, whichever way it would have gone. */
+            res.verdict = TL_VERDICT_ERROR;
+            snprintf(res.detail, sizeof res.detail, "implausible time: a timed run took %.4f "
+                     "ms, less than the %.4f ms this work needs at the GPU's peak fp32 rate and "
+                     "DRAM bandwidth; not scored (the GPU or its timer misbehaved: grade again)",
+                     timed->ms.min, timed->floor_ms);
+        } else if (res.verdict == TL_VERDICT_PASS) {
+            student_ms = timed->ms.median;
+        }
     }
     double ratio = student_ms > 0 && c->reference_ms > 0 ? c->reference_ms / student_ms : 0;
     double frac = rubric_performance_share(r, ratio);
@@ -289,6 +313,9 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
     cJSON_AddStringToObject(perf, "verdict", tl_verdict_name(res.verdict));
     add_text(perf, "detail", captured ? res.detail : "not run");
     cJSON_AddNumberToObject(perf, "runs_checked", res.calls[CAPLOG_CALL_LAUNCH].runs_checked);
+    /* the timed repetitions' min, median and max, and on a GPU its clock and the floor */
+    if (res.calls[CAPLOG_CALL_LAUNCH].timed)
+        runner_timing_add(perf, &res.calls[CAPLOG_CALL_LAUNCH]);
     if (student_ms > 0 && predicted.ok)
         len = snprintf(detail, sizeof detail, "predicted for an H100 by the performance model (CPU "
                  "backend): %.2fx the reference's speed at %s (%.3f ms against %.3f ms; bound "
@@ -303,8 +330,13 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
                  "result was %s%s%.600s", size, tl_verdict_name(res.verdict),
                  res.detail[0] ? ": " : "", res.detail);
     if (student_ms > 0 && passed < c->nds && len > 0 && (size_t)len < sizeof detail)
-        snprintf(detail + len, sizeof detail - (size_t)len, "; scaled by the %d of %d graded "
-                 "datasets that passed", passed, c->nds);
+        len += snprintf(detail + len, sizeof detail - (size_t)len, "; scaled by the %d of %d "
+                        "graded datasets that passed", passed, c->nds);
+    if (student_ms > 0 && res.calls[CAPLOG_CALL_LAUNCH].clock.throttled && len > 0 &&
+        (size_t)len < sizeof detail)
+        snprintf(detail + len, sizeof detail - (size_t)len, "; the GPU was throttled (power or "
+                 "thermal) while this was timed, also when timed again: the time may be slower "
+                 "than the kernel");
     runner_result_free(&res);
     double score = student_ms > 0 ? r->performance * frac * pass_share : 0;
     return grade_item("performance", score, r->performance, frac >= 1 && passed == c->nds, "visible",
@@ -370,6 +402,7 @@ void grade_one(const grade_context *c, const submission *s, int slot)
     /* Static checks, on every file of the submission the build read. */
     cJSON *checks = cJSON_AddArrayToObject(e, "static");
     int failed = 1;
+    char forbidden[700] = "";
     if (built.verdict == TL_VERDICT_REFUSED || built.verdict == TL_VERDICT_ERROR) {
         /* A refused submission is not read further: its files are not the student's own. */
         cJSON *check = cJSON_CreateObject();
@@ -378,11 +411,8 @@ void grade_one(const grade_context *c, const submission *s, int slot)
         add_text(check, "detail", built.detail);
         cJSON_AddItemToArray(checks, check);
     } else {
-        failed = run_static_checks(c, s, &p, ok, checks);
+        failed = run_static_checks(c, s, &p, ok, checks, forbidden, sizeof forbidden);
     }
-    char forbidden[400] = "";
-    if (ok && r->plain_cuda && plain_cuda_check(&p, forbidden, sizeof forbidden, checks) != 0)
-        failed++;
     /* Which checks failed, and where: the item's output is what Gradescope shows the student. */
     char detail[900];
     int len = snprintf(detail, sizeof detail, "%d of %d static checks failed", failed,

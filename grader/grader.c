@@ -233,7 +233,19 @@ int grade_time_reference(grade_context *c, tl_error *err)
         runner_result_free(&r);
         return -1;
     }
-    c->reference_ms = r.calls[CAPLOG_CALL_LAUNCH].ms.median;
+    const runner_call_result *t = &r.calls[CAPLOG_CALL_LAUNCH];
+    if (t->implausible) {
+        tl_error_set(err, "the reference solution's time is implausible (a run took %.4f ms, "
+                     "less than the %.4f ms its work needs at the GPU's peak rates): the GPU or "
+                     "its timer misbehaves", t->ms.min, t->floor_ms);
+        runner_result_free(&r);
+        return -1;
+    }
+    if (t->clock.throttled && !c->o->quiet)
+        fprintf(stderr, "warning: the GPU was throttled (power or thermal) while the reference "
+                "was timed, also when timed again: every speed ratio of this grading leans on "
+                "that time\n");
+    c->reference_ms = t->ms.median;
     runner_result_free(&r);
     return 0;
 }

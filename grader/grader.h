@@ -54,7 +54,7 @@ typedef struct rubric {
     double performance_full, performance_zero;
     rubric_curve performance_curve;
     bool leaderboard;     /* the class report, summary and gradebook rank the speeds */
-    bool plain_cuda;      /* no tensor cores and no inline assembly in the compiled PTX */
+    bool plain_cuda;      /* no tensor cores, no inline assembly of the student's (checks_plain.c) */
     char hidden_visibility[32];
     char require[8][128]; /* regular expressions the source must match */
     int nrequire;
@@ -66,10 +66,26 @@ int rubric_read(const char *path, rubric *r, tl_error *err);
  * none at or below performance_zero, all at or above performance_full, by the curve between. */
 double rubric_performance_share(const rubric *r, double ratio);
 
-/* plain_cuda's check on a submission's PTX, as the grader's build made it: how many tensor-core
- * instructions and inline-assembly blocks it has; `detail` names the first (kind, kernel, PTX
- * line) or says there is none. */
-int ptx_plain_cuda_findings(const char *ptx, char *detail, size_t size);
+/* plain_cuda's reading of a submission's PTX, as the grader's build made it: how many tensor-core
+ * instructions it has (`detail` names the first: kernel, PTX line, opcode, or says there is
+ * none), and in *asm_blocks how many inline-assembly blocks, whoever wrote them. */
+int ptx_plain_cuda_findings(const char *ptx, int *asm_blocks, char *detail, size_t size);
+
+/* What plain_cuda judges (checks_plain.c says how and why): the build's products and the
+ * submission's files. */
+typedef struct plain_cuda_input {
+    const char *ptx;             /* runner_program.ptx's text */
+    const char *own_code;        /* runner_program.own_code's text; NULL when it is missing */
+    const char *const *names;    /* the submission's files the build read (runner_program.files), */
+    const char *const *texts;    /* the compiled one first, and their texts */
+    int nfiles;
+    const char *headers;         /* runner_program.headers's text; NULL when it is missing */
+    const char *toolkit_headers; /* runner_toolkit_headers() */
+} plain_cuda_input;
+/* plain_cuda: no tensor-core instruction, and no inline assembly of the student's (the toolkit's
+ * headers' is allowed). Returns 0 when the submission passes, else how many findings (`detail`
+ * names the first: what, which file and line); `detail` says what was found either way. */
+int plain_cuda_findings(const plain_cuda_input *in, char *detail, size_t size);
 
 /* Static checks of a source file: forbidden libraries and calls, then the rubric's required
  * constructs. Appends {name, ok, detail} objects to `checks`; returns how many failed. */

@@ -332,7 +332,7 @@ int ptx_block_run(block_ctx *b)
             if (run_warp(b, &warps[i]) != 0)
                 return -1;
             spinning &= warps[i].spinning;
-            if (b->max_thread_instructions && ptx_over_limit(b))
+            if ((b->max_thread_instructions || b->deadline_ns) && ptx_over_limit(b))
                 return ptx_limit_report(b);
         }
         if (ran && spinning)

@@ -100,6 +100,10 @@ typedef struct block_ctx {
     uint64_t max_thread_instructions;
     _Atomic uint64_t *launch_instructions;
     uint64_t instructions_seen, instructions_pending;
+    /* The launch's deadline and ordinary loop trips (ptx_env), and whether this block found
+     * the deadline passed (rather than the instruction limit). */
+    uint64_t deadline_ns, ordinary_trips;
+    bool past_deadline;
 } block_ctx;
 
 /* A lane's state: running, waiting at a barrier, or done (exited, or not part of the block). */
@@ -146,7 +150,8 @@ void ptx_block_begin(block_ctx *b, warp *warps);
 /* Runs a begun block to its end (0), a failure (-1), or until every warp that can run spins
  * (PTX_BLOCK_PARKED): then it may be run again later, from where it stopped. */
 int ptx_block_run(block_ctx *b);
-/* limit.c: whether the launch has run past its instruction limit (counted in batches), and the
+/* limit.c: whether the launch has run past its instruction limit or deadline (looked at in
+ * batches of instructions), and the
  * error that stops it, naming where the block's warps are and how many loop trips each made;
  * returns -1. */
 bool ptx_over_limit(block_ctx *b);

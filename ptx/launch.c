@@ -189,6 +189,8 @@ static slot *slot_new(launch *l)
     b->changes = &l->changes;
     b->launch_instructions = &l->instructions;
     b->max_thread_instructions = l->env ? l->env->max_thread_instructions : 0;
+    b->deadline_ns = l->env ? l->env->deadline_ns : 0;
+    b->ordinary_trips = l->env ? l->env->ordinary_trips : 0;
     memcpy(b->host_params, l->host_params, sizeof b->host_params);
     memcpy(b->host_param_index, l->host_param_index, sizeof b->host_param_index);
     b->nhost_params = l->nhost_params;

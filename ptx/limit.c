@@ -1,17 +1,26 @@
-/* The instruction limit of a launch (ptx_env.max_thread_instructions): a kernel that runs far
- * more instructions than its work needs is stopped, with where each warp was and how often it
- * had gone round a loop, so that an endless loop (warps at one line, trips in the millions)
- * reads differently from warps that wait at a barrier. */
+/* The instruction limit and the deadline of a launch (ptx_env.max_thread_instructions,
+ * deadline_ns): a kernel that runs far more instructions than its work needs, or still runs at
+ * the caller's time limit, is stopped, with where each warp was and how often it had gone round
+ * a loop, so that an endless loop (warps at one line, trips in the millions) reads differently
+ * from warps that wait at a barrier, and from a slow kernel whose loops make ordinary progress. */
 #include "exec.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 /* Thread instructions a block runs before it adds them to the launch's count: the shared count
  * is touched now and then, not at every instruction. */
 #define LIMIT_BATCH 65536
 /* Groups of warps the report names; it counts the rest. */
 #define LIMIT_REPORT_GROUPS 4
+
+static uint64_t monotonic_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 
 bool ptx_over_limit(block_ctx *b)
 {
@@ -23,7 +32,10 @@ bool ptx_over_limit(block_ctx *b)
     uint64_t total = atomic_fetch_add(b->launch_instructions, b->instructions_pending) +
                      b->instructions_pending;
     b->instructions_pending = 0;
-    return total > b->max_thread_instructions;
+    if (b->max_thread_instructions && total > b->max_thread_instructions)
+        return true;
+    b->past_deadline = b->deadline_ns && monotonic_ns() >= b->deadline_ns;
+    return b->past_deadline;
 }
 
 /* Where a warp is: the line of its first running lane's next instruction (waiting = false), or
@@ -58,6 +70,40 @@ static const char *file_name(const block_ctx *b)
     return m->name;
 }
 
+/* What stopped the launch, and what that suggests: the limit is far past what the work needs;
+ * at the deadline, loop trips beyond the ordinary ones suggest a loop that never ends. */
+static int report_head(block_ctx *b, const char *kernel, char *msg, size_t size)
+{
+    const char *file = file_name(b);
+    if (!b->past_deadline)
+        return snprintf(msg, size, "%.200s: stopped at its limit of %.1f million instructions, "
+                        "far more than the work needs: an endless loop? In block (%u,%u,%u) of "
+                        "%.100s:", file, (double)b->max_thread_instructions / 1e6,
+                        b->ctaid.x, b->ctaid.y, b->ctaid.z, kernel);
+    uint64_t most = 0;
+    for (int i = 0; i < b->nwarps; i++)
+        most = b->warps[i].trips > most ? b->warps[i].trips : most;
+    double done = (double)atomic_load(b->launch_instructions) / 1e6;
+    if (b->ordinary_trips && most > b->ordinary_trips)
+        return snprintf(msg, size, "%.200s: stopped at the time limit, %.1f million "
+                        "instructions into the launch, its warps far more often round a loop "
+                        "than the work needs (over %llu trips): an endless loop? In block "
+                        "(%u,%u,%u) of %.100s:", file, done,
+                        (unsigned long long)b->ordinary_trips, b->ctaid.x, b->ctaid.y,
+                        b->ctaid.z, kernel);
+    if (b->ordinary_trips)
+        return snprintf(msg, size, "%.200s: stopped at the time limit, %.1f million "
+                        "instructions into the launch, before it finished; its loops had made "
+                        "at most %llu trips, as many as the work can need (up to %llu): too "
+                        "slow to finish in that time on the CPU backend, or a loop that ends "
+                        "later than it should. In block (%u,%u,%u) of %.100s:", file, done,
+                        (unsigned long long)most, (unsigned long long)b->ordinary_trips,
+                        b->ctaid.x, b->ctaid.y, b->ctaid.z, kernel);
+    return snprintf(msg, size, "%.200s: stopped at the time limit, %.1f million instructions "
+                    "into the launch, before it finished. In block (%u,%u,%u) of %.100s:", file,
+                    done, b->ctaid.x, b->ctaid.y, b->ctaid.z, kernel);
+}
+
 int ptx_limit_report(block_ctx *b)
 {
     char *msg = b->err->msg;
@@ -65,10 +111,9 @@ int ptx_limit_report(block_ctx *b)
     b->err->kind = PTX_ERROR_LIMIT;
     char kernel[128];
     ptx_kernel_name(b->e->name, kernel, sizeof kernel);
-    int n = snprintf(msg, size, "%.200s: stopped at its limit of %.1f million instructions, "
-                     "far more than the work needs: an endless loop? In block (%u,%u,%u) of "
-                     "%.100s:", file_name(b), (double)b->max_thread_instructions / 1e6,
-                     b->ctaid.x, b->ctaid.y, b->ctaid.z, kernel);
+    int n = report_head(b, kernel, msg, size);
+    if (n < 0 || (size_t)n >= size)
+        return -1;
     int groups = 0, left = 0;
     for (int i = 0; i < b->nwarps;) {
         bool waiting;

@@ -31,7 +31,8 @@ typedef enum ptx_error_kind {
     PTX_ERROR_FAULT = 0,
     PTX_ERROR_ADDRESS,
     PTX_ERROR_ASSERT,
-    PTX_ERROR_LIMIT /* ran past ptx_env's instruction limit: an endless loop, most likely */
+    PTX_ERROR_LIMIT /* ran past ptx_env's instruction limit (an endless loop, most likely) or
+                       its deadline */
 } ptx_error_kind;
 
 typedef struct ptx_error {
@@ -173,6 +174,14 @@ typedef struct ptx_env {
      * was and how many loop trips it had made: a limit that follows the work, the same on any
      * machine, where a time limit would depend on the machine's speed. */
     uint64_t max_thread_instructions;
+    /* 0: none. A CLOCK_MONOTONIC time in nanoseconds at which a launch still running is stopped
+     * (PTX_ERROR_LIMIT too), its message naming where each warp of the block that noticed was:
+     * the caller's time limit, reported from inside rather than by a kill. */
+    uint64_t deadline_ns;
+    /* The most loop trips a warp of a correct kernel could make in this launch (the caller's
+     * estimate from the work; 0: unknown). Past it the time limit's message asks whether the
+     * loop ever ends; within it, it says the loops were making ordinary progress. */
+    uint64_t ordinary_trips;
 } ptx_env;
 
 /* ptx_launch with checks: see ptx_env. */

@@ -16,6 +16,7 @@
 
 #include "capture_log.h"
 #include "datagen.h"
+#include "gpu_timing.h"
 #include "perfmodel.h"
 
 #include <limits.h>
@@ -135,22 +136,28 @@ typedef struct runner_config {
 #define RUNNER_MAX_SOURCE_BYTES (1u << 20)  /* the submission's files together */
 #define RUNNER_MAX_SOURCE_FILES 64
 #define RUNNER_OUTPUT_CAP (64u * 1024)      /* bytes kept of a child's stdout and of stderr */
-/* The CPU backend's time limit grows with the work: a replay may take twice what a correct
- * kernel needs at RUNNER_CPU_INSTR_PER_MAC thread-instructions per multiply-add (a naive
- * kernel's count, with room) and RUNNER_CPU_RATE_FLOOR of them per second (one slow core). A
- * dataset that would need more than RUNNER_CPU_MAX_SECONDS is not started. */
-#define RUNNER_CPU_INSTR_PER_MAC 8.0
+/* The CPU backend's time limit grows with the work: a replay may take twice what the lab's
+ * reference needs, RUNNER_CPU_REFERENCE_PER_MAC thread-instructions per multiply-add (the kit's
+ * tiled and naive references run 4 to 8), at RUNNER_CPU_RATE_FLOOR of them per second (one slow
+ * core), when that is more than --timeout. A dataset that would need more than
+ * RUNNER_CPU_MAX_SECONDS is not started. */
+#define RUNNER_CPU_REFERENCE_PER_MAC 8.0
 #define RUNNER_CPU_RATE_FLOOR 2e8
 #define RUNNER_CPU_MAX_SECONDS 7200.0
-/* The CPU backend also stops a launch that runs more than RUNNER_CPU_LIMIT_PER_MAC thread-
- * instructions per multiply-add of the dataset, plus a floor for the launch overheads of tiny
- * sizes (REPLAY_LIMIT_FLOOR): the same on every machine. The kit's tiled and naive references run 4 to 8
- * per multiply-add, and 32 to 64 when built with -G (unoptimised: RUNNER_CPU_LIMIT_DEBUG_FACTOR
- * times more room). An endless loop on a 32^3 dataset is stopped within a second. */
-#define RUNNER_CPU_LIMIT_PER_MAC 32.0
-/* The multiply-adds counted are those of the dataset's sizes rounded up to whole tiles of P of
- * RUNNER_CPU_LIMIT_TILE and phases of RUNNER_CPU_LIMIT_PHASE: a fast kernel computes whole
- * tiles (lab 06's reference: 128 x 256, phases of 8) even where P has a single row. */
+/* The CPU backend also stops a launch that runs far more thread instructions than the reference
+ * would: REPLAY_CPU_SLOWDOWN (100) times RUNNER_CPU_REFERENCE_PER_MAC per multiply-add of the
+ * dataset, plus RUNNER_CPU_LIMIT_PER_TILE_MAC per multiply-add of its sizes rounded up to whole
+ * tiles of P of RUNNER_CPU_LIMIT_TILE and phases of RUNNER_CPU_LIMIT_PHASE (a fast kernel
+ * computes whole tiles, lab 06's reference 128 x 256 in phases of 8, even where P has a single
+ * row: at the smallest sizes that is most of its work, a fraction of an instruction per rounded
+ * multiply-add, which 32 covers a hundred times), plus a floor for launch overheads
+ * (REPLAY_LIMIT_FLOOR): the same on every machine, RUNNER_CPU_LIMIT_DEBUG_FACTOR times more with
+ * -G (unoptimised code runs 32 to 64 per multiply-add). The limit is a backstop against endless
+ * loops, not a speed test: a correct kernel doing up to a hundred times the reference's work
+ * finishes, unless the time limit stops it first, and an endless loop on a 32^3 dataset is
+ * stopped within seconds. Where the time limit stops a kernel, the replayer says whether its
+ * loops were still making ordinary progress (REPLAY_CPU_SLOWDOWN). */
+#define RUNNER_CPU_LIMIT_PER_TILE_MAC 32.0
 #define RUNNER_CPU_LIMIT_TILE 256
 #define RUNNER_CPU_LIMIT_PHASE 64
 #define RUNNER_CPU_LIMIT_DEBUG_FACTOR 8.0
@@ -172,6 +179,13 @@ typedef struct runner_program {
     char capture[PATH_MAX];    /* the capture program */
     char ptx[PATH_MAX];        /* the module's PTX (CPU backend, parameter sizes) */
     char image[PATH_MAX];      /* the module's GPU image (cubin) */
+    /* The preprocessed device code that came from the submission's own files, macros expanded,
+     * each stretch behind a line marker `# LINE "NAME"` (runner/src/runner_own_code.h); missing
+     * when it was too large to keep */
+    char own_code[PATH_MAX];
+#define RUNNER_OWN_CODE_MAX_BYTES (16u << 20) /* macros may expand the files' 1 MiB */
+    char headers[PATH_MAX];    /* the other headers the build read (the toolkit's, the system's,
+                                  lab.h), one path a line as the compiler named them */
     char source_name[NAME_MAX + 1];
     bool cached;
     double seconds;
@@ -198,6 +212,12 @@ void runner_outcome_free(runner_outcome *o);
  * Returns 0 with outcome pass, build-failed or refused; -1 only when the kit failed. */
 int runner_build(const runner_config *c, const char *folder, const char *source,
                  runner_program *out, runner_outcome *outcome);
+/* The folder of the toolkit's headers the build compiles with (nvcc's own include folder). */
+const char *runner_toolkit_headers(void);
+/* A line marker as the preprocessor writes it (and runner_program.own_code has them),
+ * `# 12 "name" flags`: its line and name (the escapes \\, \" and \ooo undone, cut to `size`).
+ * False for any other line. */
+bool runner_line_marker(const char *text, long *line, char *name, size_t size);
 
 /* ---- capture ------------------------------------------------------------------------------ */
 typedef struct runner_capture {
@@ -263,10 +283,12 @@ void runner_program_lab_for(const tl_lab *lab, const char *datasets, runner_prog
  * member). False for a file that cannot be read. */
 bool runner_source_defines_main(const char *path);
 
-/* The CPU backend's instruction limit for a launch of a whole program: this many per element
- * of its inputs and answer (a scan or a convolution needs tens; a matrix lab's program adds
- * RUNNER_CPU_LIMIT_PER_MAC per multiply-add), plus REPLAY_LIMIT_FLOOR. */
-#define RUNNER_PROGRAM_LIMIT_PER_ELEMENT 512.0
+/* What the CPU backend expects a whole program's launch to run: this many thread-instructions
+ * per element of its inputs and answer (a scan or a convolution needs tens; a matrix lab's
+ * program adds RUNNER_CPU_REFERENCE_PER_MAC per multiply-add). Its time limit allows twice that
+ * at RUNNER_CPU_RATE_FLOOR, its instruction limit REPLAY_CPU_SLOWDOWN times it, plus
+ * REPLAY_LIMIT_FLOOR. */
+#define RUNNER_PROGRAM_REFERENCE_PER_ELEMENT 64.0
 
 /* ---- replay and check -------------------------------------------------------------------- */
 typedef struct runner_dataset {
@@ -300,7 +322,14 @@ typedef struct runner_call_result {
     int runs_checked;
     bool timed;
     bool emulated;            /* times are the interpreter's, not a GPU's */
-    tl_stats ms;
+    tl_stats ms;              /* the timed repetitions: min, median, max */
+    /* On a GPU: its SM clock and throttle reasons around the timed set (clock.recorded false:
+     * NVML was not there), and the least time the work can take at the device's peak fp32 rate
+     * and DRAM bandwidth (floor_ms, 0: unknown); `implausible` when a repetition was faster
+     * than that (gpu_timing.h). */
+    gpu_clock_record clock;
+    double floor_ms;
+    bool implausible;
 } runner_call_result;
 
 typedef struct runner_result {
@@ -376,9 +405,15 @@ void runner_safety_judge(char *text, const struct cJSON *diag, runner_result *ou
 #define RUNNER_SAFETY_MAX_MACS 2e7
 bool runner_safety_applies(tl_size s);
 /* Whether a verdict of the checked replay is the submission's doing (a finding, a wrong
- * result, a hang, a crash, a refusal) and so final on every backend: a kernel that hung or
- * crashed only under the checks could otherwise hide a race from them. */
+ * result, a crash, a refusal, a deadlock the interpreter found) and so final on every backend:
+ * a kernel that crashed only under the checks could otherwise hide a race from them. A timeout
+ * is not: the CPU backend's instruction and time limits are backstops against endless loops,
+ * and on a GPU the GPU's own run decides (a kernel that never ends times out there too); the
+ * checks are then incomplete for the dataset (runner_safety_incomplete). */
 bool runner_safety_final(tl_verdict v);
+/* Adds to the detail of the replay that followed a checked replay which timed out that the
+ * checks did not see the whole run. */
+void runner_safety_incomplete(runner_result *out);
 /* A predicted H100 time (perfmodel/) of one call's launches together. */
 typedef struct runner_prediction {
     bool ok;
@@ -425,6 +460,10 @@ int runner_predict_on(const runner_config *c, const runner_program *p, const run
                       const tl_lab *lab, const runner_model_run *m, bool baseline,
                       runner_prediction out[2], char **counts, tl_error *err);
 
+/* A timed call's figures into `o`: reps, median_ms, min_ms, max_ms, emulated, and on a GPU the
+ * clock record (or "clock": "not recorded"), floor_ms and implausible. */
+struct cJSON;
+void runner_timing_add(struct cJSON *o, const runner_call_result *c);
 /* The result as JSON (the shape `run --json` prints per dataset). */
 char *runner_result_json(const runner_result *r, const char *dataset_name);
 

@@ -5,6 +5,7 @@
 #define TILELAB_REPLAY_H
 
 #include "capture_log.h"
+#include "gpu_timing.h"
 #include "ptx.h"
 
 /* A device address: a GPU pointer, or a host address of the interpreter's device memory. */
@@ -17,7 +18,8 @@ typedef enum replay_failure {
     REPLAY_CRASH = 1,     /* the kernel faulted, or the GPU refused a launch */
     REPLAY_BAD_MODULE,    /* the module image or PTX cannot be loaded */
     REPLAY_UNSUPPORTED,   /* the backend cannot run what the kernel asks for */
-    REPLAY_TIMEOUT,       /* the CPU backend stopped a launch at its instruction limit */
+    REPLAY_TIMEOUT,       /* the CPU backend stopped a launch at its instruction limit or at
+                             the time limit (--deadline) */
     REPLAY_INTERNAL       /* out of memory, no device: not the submission's fault */
 } replay_failure;
 
@@ -28,6 +30,10 @@ typedef struct replay_module {
     uint64_t sample_blocks;         /* CPU, with diagnose: blocks run per launch (0: all) */
     uint64_t sample_seed;           /* which: the grader's secret draw (ptx_env.sample_seed) */
     uint64_t instruction_limit;     /* CPU: thread instructions a launch may run (0: no limit) */
+    uint64_t deadline_ns;           /* CPU: when a launch still running is stopped (CLOCK_MONOTONIC;
+                                       0: never) */
+    double work_macs;               /* CPU: the dataset's multiply-adds, for what loop trips are
+                                       ordinary (0: unknown) */
 } replay_module;
 
 /* One timed launch sequence, with what must happen before it outside the timed region. */
@@ -63,9 +69,12 @@ typedef struct replay_backend {
     int (*restore_variables)(replay_device *d, tl_error *err);
     /* Runs `warmup` untimed then `reps` timed repetitions of step(ctx, rep), each after
      * before(ctx, rep) (outside the timing; warm-ups get rep -1 - i); ms[rep] is each timed
-     * repetition's time. `emulated` says the times are not a GPU's. */
+     * repetition's time. `emulated` says the times are not a GPU's. A GPU records its clock
+     * around the set in `clock` (a throttled set is timed once more, gpu_timing.h) and its
+     * peak rates in `peaks`; the CPU backend leaves both zero. */
     int (*time)(replay_device *d, int warmup, int reps, replay_step before, replay_step step,
-                void *ctx, double *ms, bool *emulated, tl_error *err);
+                void *ctx, double *ms, bool *emulated, gpu_clock_record *clock, gpu_peaks *peaks,
+                tl_error *err);
     /* The last failure's kind, when a call above returned -1. */
     replay_failure (*failure)(replay_device *d);
     /* CPU, with --sample-blocks: whether the next launches run a sample of their blocks (the
@@ -121,9 +130,11 @@ int replay_launch(const replay_backend *be, replay_device *dev, const caplog *lo
  * module or a GPU would refuse, more device memory than REPLAY_MAX_DEVICE_BYTES), or NULL. */
 const char *replay_call_problem(const caplog *log, const ptx_outline *outline,
                                 const caplog_call *c, char *why, size_t size);
-/* Adds "timing" (reps, median, min, max, emulated, the samples) to a call's item. */
+/* Adds "timing" (reps, median, min, max, emulated, the samples; on a GPU its clock around the
+ * set, or "not recorded", and its peak rates) to a call's item. */
 struct cJSON;
-void replay_add_timing(struct cJSON *item, const double *ms, int reps, bool emulated);
+void replay_add_timing(struct cJSON *item, const double *ms, int reps, bool emulated,
+                       const gpu_clock_record *clock, gpu_peaks peaks);
 /* "crash", "bad-input", "unsupported", "timeout" or "error": a result's status. */
 const char *replay_status_name(replay_failure f);
 

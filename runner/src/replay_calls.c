@@ -164,7 +164,8 @@ const char *replay_status_name(replay_failure f)
 }
 
 
-void replay_add_timing(cJSON *item, const double *ms, int reps, bool emulated)
+void replay_add_timing(cJSON *item, const double *ms, int reps, bool emulated,
+                       const gpu_clock_record *clock, gpu_peaks peaks)
 {
     tl_stats st;
     tl_stats_compute(ms, reps, &st);
@@ -177,6 +178,12 @@ void replay_add_timing(cJSON *item, const double *ms, int reps, bool emulated)
     cJSON *samples = cJSON_AddArrayToObject(t, "samples_ms");
     for (int i = 0; i < reps; i++)
         cJSON_AddItemToArray(samples, cJSON_CreateNumber(ms[i]));
+    if (emulated)
+        return;
+    gpu_timing_clock_to_json(t, "clock", clock);
+    cJSON *p = cJSON_AddObjectToObject(t, "peaks");
+    cJSON_AddNumberToObject(p, "fp32_flops", peaks.flops);
+    cJSON_AddNumberToObject(p, "dram_bytes", peaks.bytes);
 }
 
 /* Whether a word whose bytes were written as `held` says is kept. */

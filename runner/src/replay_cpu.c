@@ -24,7 +24,8 @@ struct replay_device {
     const char *diagnose_path;
     uint64_t sample_blocks, sample_seed;
     uint32_t serial; /* block serials handed out so far (ptx_env.block_serial) */
-    uint64_t instruction_limit;
+    uint64_t instruction_limit, deadline_ns;
+    double work_macs;
     bool sampling; /* the next launches are sampled (set_sampling) */
     allocation *allocs;
     int nallocs, nunnamed;
@@ -61,6 +62,8 @@ static int cpu_open(const replay_module *m, replay_device **out, replay_failure 
         return tl_error_set(err, "%s", perr.msg);
     }
     d->instruction_limit = m->instruction_limit;
+    d->deadline_ns = m->deadline_ns;
+    d->work_macs = m->work_macs;
     if (m->diagnose) {
         d->diag = ptx_diag_new();
         d->diagnose_path = m->diagnose;
@@ -265,9 +268,14 @@ static int cpu_launch(replay_device *d, const char *kernel, const caplog_launch 
     ptx_env env = {.regions = d->regions, .nregions = d->nallocs, .diag = d->diag,
                    .sample_blocks = d->sampling ? d->sample_blocks : 0,
                    .sample_seed = d->sample_seed, .block_serial = d->serial,
-                   .max_thread_instructions = d->instruction_limit};
+                   .max_thread_instructions = d->instruction_limit,
+                   .deadline_ns = d->deadline_ns};
     /* A sample of the blocks gets their share of the limit. */
     double blocks = (double)l->grid[0] * l->grid[1] * l->grid[2];
+    double threads = blocks * l->block[0] * l->block[1] * l->block[2];
+    if (d->work_macs > 0 && threads > 0)
+        env.ordinary_trips = (uint64_t)(REPLAY_CPU_SLOWDOWN * d->work_macs / threads +
+                                        REPLAY_ORDINARY_TRIPS_FLOOR);
     if (env.sample_blocks && env.max_thread_instructions && env.sample_blocks < blocks) {
         double share = (double)env.max_thread_instructions * (double)env.sample_blocks / blocks;
         env.max_thread_instructions = (uint64_t)(share > REPLAY_LIMIT_FLOOR ? share
@@ -335,10 +343,13 @@ static double now(void)
 /* Wall-clock time of the interpreter: emulated time, useful only to compare kernels run the
  * same way. */
 static int cpu_time(replay_device *d, int warmup, int reps, replay_step before, replay_step step,
-                    void *ctx, double *ms, bool *emulated, tl_error *err)
+                    void *ctx, double *ms, bool *emulated, gpu_clock_record *clock,
+                    gpu_peaks *peaks, tl_error *err)
 {
     (void)err;
     *emulated = true;
+    *clock = (gpu_clock_record){0};
+    *peaks = (gpu_peaks){0, 0};
     for (int i = 0; i < warmup + reps; i++) {
         int rep = i < warmup ? -1 - i : i - warmup;
         before(ctx, rep);

@@ -1,8 +1,11 @@
 /* The replayer's GPU backend: the module image nvcc built from the submission, loaded with the
  * CUDA runtime's library API (cudaLibraryLoadData, the runtime face of the driver's
  * cuLibraryLoadData), kernels found by name and launched with the recorded configuration.
- * Timing is the harness's tl_time_kernel, the same loop `bench labs` uses. */
+ * Timing is the harness's tl_time_kernel, the same loop `bench labs` uses, with the SM clock and
+ * throttle reasons recorded around each timed set (NVML, replay_gpu_nvml.c): a throttled set is
+ * timed once more, and flagged if it still is (gpu_timing.h decides). */
 #include "replay.h"
+#include "replay_gpu_nvml.h"
 
 #include <cuda_runtime_api.h>
 #include <stdlib.h>
@@ -27,8 +30,31 @@ struct replay_device {
         size_t size;
     } vars[PTX_OUTLINE_MAX_VARS];
     int nvars;
+    gpu_nvml *nvml;          /* NULL: the clock is not recorded */
+    int sms, bus_bits;       /* for the peak rates (gpu_timing.h) */
+    double sm_mhz, mem_mhz;  /* the highest SM clock and the memory clock the runtime gives */
     replay_failure failure;
 };
+
+#define KHZ_PER_MHZ 1000.0
+#define PCI_BUS_ID_BYTES 32
+
+/* NVML for this device, and what its peak rates come from. */
+static void open_clock(replay_device *d)
+{
+    char bus[PCI_BUS_ID_BYTES];
+    if (cudaDeviceGetPCIBusId(bus, sizeof bus, d->device) == cudaSuccess)
+        d->nvml = gpu_nvml_open(bus);
+    int sm_khz = 0, mem_khz = 0;
+    if (cudaDeviceGetAttribute(&d->sms, cudaDevAttrMultiProcessorCount, d->device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, d->device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, d->device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&d->bus_bits, cudaDevAttrGlobalMemoryBusWidth, d->device) !=
+            cudaSuccess)
+        d->sms = 0; /* the peaks unknown: no time is judged implausible */
+    d->sm_mhz = sm_khz / KHZ_PER_MHZ;
+    d->mem_mhz = mem_khz / KHZ_PER_MHZ;
+}
 
 static int cuda_failed(replay_device *d, replay_failure why, cudaError_t e, const char *what,
                        tl_error *err)
@@ -67,6 +93,7 @@ static int gpu_open(const replay_module *m, replay_device **out, replay_failure 
         return tl_error_set(err, "%s: the GPU cannot load this module image: %s", m->image,
                             cudaGetErrorString(e));
     }
+    open_clock(d);
     return 0;
 }
 
@@ -81,6 +108,7 @@ static void gpu_close(replay_device *d)
     free(d->allocs);
     if (d->library)
         cudaLibraryUnload(d->library);
+    gpu_nvml_close(d->nvml);
     free(d);
 }
 
@@ -251,10 +279,22 @@ static void launch_step(void *arg)
     t->step(t->ctx, t->rep);
 }
 
+/* The SM clock and throttle reasons now, into one side of the record; false: not recorded. */
+static bool read_clock(replay_device *d, unsigned *mhz, uint64_t *reasons, gpu_clock_record *c)
+{
+    unsigned max = 0;
+    if (!gpu_nvml_read(d->nvml, mhz, &max, reasons))
+        return false;
+    c->sm_mhz_max = max;
+    return true;
+}
+
 static int gpu_time(replay_device *d, int warmup, int reps, replay_step before, replay_step step,
-                    void *ctx, double *ms, bool *emulated, tl_error *err)
+                    void *ctx, double *ms, bool *emulated, gpu_clock_record *clock,
+                    gpu_peaks *peaks, tl_error *err)
 {
     *emulated = false;
+    *clock = (gpu_clock_record){0};
     tl_kernel_timing_opts opts;
     tl_kernel_timing_opts_default(&opts);
     opts.warmup = warmup;
@@ -262,11 +302,22 @@ static int gpu_time(replay_device *d, int warmup, int reps, replay_step before, 
     opts.before_launch = before_launch;
     opts.samples = ms;
     timing_ctx t = {before, step, ctx, 0};
-    tl_kernel_timing timing;
-    if (tl_time_kernel(&opts, launch_step, &t, NULL, 0, &timing, err) != 0) {
-        d->failure = d->failure ? d->failure : REPLAY_CRASH;
-        return -1;
+    for (gpu_set_action next = GPU_SET_RETIME; next == GPU_SET_RETIME;) {
+        clock->recorded = read_clock(d, &clock->sm_mhz_before, &clock->reasons_before, clock);
+        tl_kernel_timing timing;
+        if (tl_time_kernel(&opts, launch_step, &t, NULL, 0, &timing, err) != 0) {
+            d->failure = d->failure ? d->failure : REPLAY_CRASH;
+            return -1;
+        }
+        clock->recorded = clock->recorded &&
+                          read_clock(d, &clock->sm_mhz_after, &clock->reasons_after, clock);
+        next = gpu_timing_after_set(clock);
+        clock->retimed |= next == GPU_SET_RETIME;
+        clock->throttled = next == GPU_SET_FLAG;
     }
+    /* The highest SM clock either source gives: the peak a time is held against is never low. */
+    double sm_mhz = clock->sm_mhz_max > d->sm_mhz ? clock->sm_mhz_max : d->sm_mhz;
+    *peaks = gpu_timing_peaks(d->sms, sm_mhz, d->mem_mhz, d->bus_bits);
     return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_REPS 100
@@ -26,8 +27,8 @@ static const char usage[] =
     "                      [--calls launch,host,baseline]\n"
     "                      [--reps N] [--warmup N] [--no-time] [--diagnose FILE]\n"
     "                      [--sample-blocks N [--sample-launches all|last] [--sample-seed S]]\n"
-    "                      [--result-fd FD]\n"
-    "                      [--instruction-limit N] [--answer-computed]\n"
+    "                      [--result-fd FD] [--instruction-limit N] [--deadline S]\n"
+    "                      [--work-macs N] [--answer-computed]\n"
     "Does the work the capture log records for the problem's shape, on this program's own\n"
     "buffers, and writes every result matrix and the timings to FD (default 3) for the runner\n"
     "to check (runner/src/replay_protocol.h). The kernels' printf output goes to stdout.\n"
@@ -42,6 +43,9 @@ static const char usage[] =
     "copied from an input come back as NaN: the answer must be the device's work.\n"
     "--instruction-limit N (CPU): a launch that runs more than N thread instructions is stopped\n"
     "(status timeout), with where its warps were and how many loop trips each had made.\n"
+    "--deadline S (CPU): a launch still running S seconds after the start is stopped the same\n"
+    "way (the runner's time limit, reported from inside); --work-macs N: the dataset's\n"
+    "multiply-adds, by which that report tells loop trips that never end from ordinary ones.\n"
     "Exit status: 0 done (the outcome of each call is in the result), 2 bad usage.\n";
 
 typedef struct options {
@@ -53,6 +57,7 @@ typedef struct options {
     int reps, warmup, fd, sample_blocks;
     uint64_t sample_seed;
     uint64_t instruction_limit;
+    double deadline_s, work_macs;
     bool sample_last; /* sample only each call's last launch (those before make its inputs) */
     bool answer_computed; /* a program's answer may hold nothing copied from an input */
 } options;
@@ -260,8 +265,10 @@ static void replay_call(replay *r, caplog_call_kind kind, cJSON *calls)
     if (rc == 0 && r->o->time && kind != CAPLOG_CALL_HOST) {
         double ms[MAX_REPS];
         bool emulated = false;
+        gpu_clock_record clock = {0};
+        gpu_peaks peaks = {0, 0};
         rc = r->be->time(r->dev, r->o->warmup, r->o->reps, before_run, run_step, r, ms, &emulated,
-                         &err);
+                         &clock, &peaks, &err);
         if (r->failed)
             err = r->step_err, rc = -1;
         for (int i = 1; rc == 0 && i < 1 + r->o->warmup + r->o->reps; i++) {
@@ -275,7 +282,7 @@ static void replay_call(replay *r, caplog_call_kind kind, cJSON *calls)
                 send_output(r, name, run, host);
         }
         if (rc == 0)
-            replay_add_timing(item, ms, r->o->reps, emulated);
+            replay_add_timing(item, ms, r->o->reps, emulated, &clock, peaks);
     }
     cJSON_AddStringToObject(item, "status", rc == 0 ? "ok" : replay_status_name(r->be->failure(r->dev)));
     cJSON_AddStringToObject(item, "detail", rc == 0 ? "" : err.msg);
@@ -418,6 +425,10 @@ static int parse_options(int argc, char **argv, options *o)
             o->sample_seed = strtoull(v, NULL, 10);
         else if (strcmp(a, "--instruction-limit") == 0)
             o->instruction_limit = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--deadline") == 0)
+            o->deadline_s = atof(v);
+        else if (strcmp(a, "--work-macs") == 0)
+            o->work_macs = atof(v);
         else if (strcmp(a, "--sample-launches") == 0 && (strcmp(v, "all") == 0 || strcmp(v, "last") == 0))
             o->sample_last = strcmp(v, "last") == 0;
         else if (strcmp(a, "--warmup") == 0)
@@ -447,6 +458,16 @@ static int parse_options(int argc, char **argv, options *o)
         (o->answer_computed && (!o->program || !o->diagnose)))
         return -1;
     return 0;
+}
+
+/* The monotonic time `seconds` from now (0: none), for --deadline. */
+static uint64_t deadline_ns(double seconds)
+{
+    if (!(seconds > 0))
+        return 0;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec + (uint64_t)(seconds * 1e9);
 }
 
 int main(int argc, char **argv)
@@ -487,7 +508,8 @@ int main(int argc, char **argv)
     replay_module module = {.ptx = o.ptx, .image = o.image, .outline = r.outline,
                             .diagnose = o.diagnose, .sample_blocks = (uint64_t)o.sample_blocks,
                             .sample_seed = o.sample_seed,
-                            .instruction_limit = o.instruction_limit};
+                            .instruction_limit = o.instruction_limit,
+                            .deadline_ns = deadline_ns(o.deadline_s), .work_macs = o.work_macs};
     if (status[0] == 'o' && r.be->open(&module, &r.dev, &why, &err) != 0)
         status = replay_status_name(why);
     if (status[0] == 'o' && !o.program && setup_memory(&r, &err) != 0)

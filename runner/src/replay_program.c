@@ -266,8 +266,10 @@ void replay_program(const replay_program_opts *o, cJSON *calls)
     if (rc == 0 && o->time) {
         double ms[MAX_RUNS];
         bool emulated = false;
+        gpu_clock_record clock = {0};
+        gpu_peaks peaks = {0, 0};
         rc = o->be->time(o->dev, o->warmup, o->reps, before_run, run_step, &p, ms, &emulated,
-                         &err);
+                         &clock, &peaks, &err);
         finish_tail(&p);
         if (p.failed)
             err = p.step_err, rc = -1;
@@ -280,7 +282,7 @@ void replay_program(const replay_program_opts *o, cJSON *calls)
             send_answer(&p, run, p.outs[i]);
         }
         if (rc == 0)
-            replay_add_timing(item, ms, o->reps, emulated);
+            replay_add_timing(item, ms, o->reps, emulated, &clock, peaks);
     }
     const char *status = rc == 0 ? "ok" : internal ? "error"
                                                    : replay_status_name(o->be->failure(o->dev));

@@ -21,8 +21,15 @@
 #define REPLAY_MAX_HEADER 256
 #define REPLAY_MAX_RESULT (1u << 20)
 /* The least instruction limit (--instruction-limit) of a CPU-backend launch; runner.h's
- * RUNNER_CPU_LIMIT_PER_MAC says the rest: what tiny sizes' launch overheads need, and what a
- * sampled launch's few blocks get at least. */
+ * RUNNER_CPU_REFERENCE_PER_MAC says the rest: what tiny sizes' launch overheads need, and what
+ * a sampled launch's few blocks get at least. */
 #define REPLAY_LIMIT_FLOOR 1e7
+/* How many times the reference's work a correct kernel may do on the CPU backend: the
+ * instruction limit allows this much (the limit is a backstop against endless loops, not a
+ * speed test), and at the time limit (--deadline) a warp whose loop trips are within this many
+ * times its share of the multiply-adds (--work-macs over the launch's threads), plus
+ * REPLAY_ORDINARY_TRIPS_FLOOR, is reported as still making ordinary progress. */
+#define REPLAY_CPU_SLOWDOWN 100.0
+#define REPLAY_ORDINARY_TRIPS_FLOOR 4096.0
 
 #endif /* TILELAB_REPLAY_PROTOCOL_H */

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE /* mkdtemp, dirfd */
 #include "runner_config.h"
 #include "runner_messages.h"
+#include "runner_own_code.h"
 #include "runner_sandbox.h"
 
 #include "runner_files.h"
@@ -216,9 +217,10 @@ static bool allowed_include(const char *raw)
 }
 
 /* nvcc's dependency file: the files the source included. Those of the submission become the
- * program's file list; one from anywhere not allowed refuses the build. */
+ * program's file list, the others go to `headers` one a line; one from anywhere not allowed
+ * refuses the build. */
 static void read_deps(const char *deps_path, const char *inside, runner_program *p,
-                      runner_outcome *o)
+                      FILE *headers, runner_outcome *o)
 {
     size_t inside_len = strlen(inside);
     size_t len = 0;
@@ -257,6 +259,9 @@ static void read_deps(const char *deps_path, const char *inside, runner_program 
             o->verdict = TL_VERDICT_REFUSED;
             snprintf(o->detail, sizeof o->detail, "#include of %.300s: a submission may include "
                      "only its own files, lab.h and the toolkit's and system's headers", path);
+        } else if (fprintf(headers, "%s\n", path) < 0) {
+            o->verdict = TL_VERDICT_ERROR;
+            snprintf(o->detail, sizeof o->detail, "the list of headers could not be written");
         }
     }
     free(text);
@@ -294,6 +299,16 @@ static void set_paths(runner_program *p)
     snprintf(p->capture, sizeof p->capture, "%.4000s/capture", p->dir);
     snprintf(p->ptx, sizeof p->ptx, "%.4000s/module.ptx", p->dir);
     snprintf(p->image, sizeof p->image, "%.4000s/module.cubin", p->dir);
+    snprintf(p->own_code, sizeof p->own_code, "%.4000s/module.own.ii", p->dir);
+    snprintf(p->headers, sizeof p->headers, "%.4000s/headers.txt", p->dir);
+}
+
+/* Moves the file `name` of folder `dir` to `to`. */
+static int rename_in(const char *dir, const char *name, const char *to)
+{
+    char from[PATH_MAX + 64];
+    snprintf(from, sizeof from, "%.4000s/%s", dir, name);
+    return rename(from, to);
 }
 
 /* The single file of `pattern` in the keep folder, moved to `to`. */
@@ -307,6 +322,30 @@ static int take(const char *keep_dir, const char *pattern, const char *to)
         rc = rename(g.gl_pathv[0], to);
     globfree(&g);
     return rc;
+}
+
+/* The submission's own preprocessed code (runner_own_code.h), from the device compilation's
+ * preprocessed unit in the keep folder; none is kept when it is too large. */
+static int keep_own_code(const runner_config *c, const char *work, const char *keep_dir,
+                         const char *to)
+{
+    char pattern[PATH_MAX + 32], inside[PATH_MAX + 16];
+    snprintf(pattern, sizeof pattern, "%.3000s/*.cpp1.ii", keep_dir);
+    snprintf(inside, sizeof inside, c->sandbox ? "/submission/" : "%.4000s/src/", work);
+    glob_t g;
+    FILE *in = NULL, *out = NULL;
+    int rc = -1;
+    if (glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc == 1 && (in = fopen(g.gl_pathv[0], "r")) &&
+        (out = fopen(to, "w")))
+        rc = own_code_copy(in, inside, out);
+    globfree(&g);
+    if (in)
+        fclose(in);
+    if (out && fclose(out) != 0)
+        rc = -1;
+    if (rc != 0)
+        unlink(to);
+    return rc < 0 ? -1 : 0;
 }
 
 /* Runs nvcc in the sandbox on the staged files; on success the products are in work/out. */
@@ -399,8 +438,13 @@ static int compile(const runner_config *c, const char *work, const char *source_
     p->nfiles = 1;
     char inside[PATH_MAX + 8];
     snprintf(inside, sizeof inside, "%s/", c->sandbox ? "/submission" : src);
-    read_deps(deps, inside, p, o);
-    return 0;
+    char headers_path[PATH_MAX + 16];
+    snprintf(headers_path, sizeof headers_path, "%s/headers.txt", out);
+    FILE *headers = fopen(headers_path, "w");
+    if (!headers)
+        return -1;
+    read_deps(deps, inside, p, headers, o);
+    return fclose(headers) == 0 ? 0 : -1;
 }
 
 int runner_build(const runner_config *c, const char *folder, const char *source,
@@ -449,6 +493,7 @@ int runner_build(const runner_config *c, const char *folder, const char *source,
     h = hash_text(h, arch);
     h = hash_text(h, c->device_debug ? "-G" : "-lineinfo");
     h = hash_text(h, c->program ? "program" : "lab");
+    h = hash_text(h, "products: capture ptx cubin own.ii headers"); /* a cached build has them all */
     snprintf(p->dir, sizeof p->dir, "%s/%016" PRIx64, RUNNER_CACHE_DIR, h);
     set_paths(p);
     if (o->verdict != TL_VERDICT_PASS) {
@@ -479,12 +524,14 @@ int runner_build(const runner_config *c, const char *folder, const char *source,
     char from[PATH_MAX + 16];
     snprintf(from, sizeof from, "%s/capture", out);
     if (take(keep, "*.ptx", p->ptx) != 0 || take(keep, "*.cubin", p->image) != 0 ||
-        rename(from, p->capture) != 0 || write_file_list(p) != 0) {
+        keep_own_code(c, work, keep, p->own_code) != 0 || rename(from, p->capture) != 0 ||
+        write_file_list(p) != 0 || rename_in(out, "headers.txt", p->headers) != 0) {
         files_remove_tree(work);
         return -1;
     }
     if (geteuid() == 0 && (chown(p->capture, 0, 0) != 0 || chown(p->ptx, 0, 0) != 0 ||
-                           chown(p->image, 0, 0) != 0)) {
+                           chown(p->image, 0, 0) != 0 || chown(p->headers, 0, 0) != 0 ||
+                           (access(p->own_code, F_OK) == 0 && chown(p->own_code, 0, 0) != 0))) {
         files_remove_tree(work);
         return -1;
     }
@@ -501,6 +548,11 @@ int runner_build(const runner_config *c, const char *folder, const char *source,
         p->cached = true;
     }
     return 0;
+}
+
+const char *runner_toolkit_headers(void)
+{
+    return RUNNER_TOOLKIT_ROOT "/include";
 }
 
 void runner_outcome_free(runner_outcome *o)

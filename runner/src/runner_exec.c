@@ -4,6 +4,7 @@
 #include "runner_sandbox.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -79,8 +80,13 @@ int runner_replay_exec(const runner_config *c, const runner_program *p, const ch
         env[ne++] = ld_env;
     }
     env[ne] = NULL;
-    /* CUDA reserves a large address space: no memory limit on a GPU. */
-    proc_limits lim = {(unsigned long)timeout_s * (gpu ? 1 : 2) + 10, 256ul << 20,
+    /* CUDA reserves a large address space: no memory limit on a GPU. The interpreter runs
+     * blocks on every CPU, so its CPU time may reach the time limit times their number: the
+     * limit on it must not stop a replay before the time limit does (the replayer reports that
+     * one itself, with where the warps were). */
+    long cpus = gpu ? 1 : sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned long cpu_factor = gpu ? 1 : cpus > 2 ? (unsigned long)cpus : 2;
+    proc_limits lim = {(unsigned long)timeout_s * cpu_factor + 10, 256ul << 20,
                        gpu ? 0 : 16ul << 30, 0, 256};
     proc_spec spec = {.argv = argv, .envp = wrapper ? NULL : env,
                       .timeout_s = timeout_s * (wrapper ? 4 : 1),
@@ -93,4 +99,13 @@ int runner_replay_exec(const runner_config *c, const runner_program *p, const ch
     return rc;
 }
 
+/* What the replayer leaves itself to report before the kill: a tenth of the time limit, at
+ * least a second. */
+#define DEADLINE_MARGIN_SHARE 0.1
+#define DEADLINE_MARGIN_MIN_S 1.0
 
+double runner_replayer_deadline(int timeout_s)
+{
+    double margin = fmax(DEADLINE_MARGIN_MIN_S, DEADLINE_MARGIN_SHARE * timeout_s);
+    return fmax(timeout_s - margin, timeout_s / 2.0);
+}

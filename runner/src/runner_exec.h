@@ -16,4 +16,9 @@ int runner_replay_exec(const runner_config *c, const runner_program *p, const ch
                        void (*on_result)(void *ctx, const char *data, size_t n), void *ctx,
                        proc_result *r);
 
+/* The seconds after which a CPU-backend replayer stops itself (--deadline), a little before the
+ * runner's own time limit `timeout_s` would kill it: its report then says where the warps were
+ * and whether their loops were making ordinary progress, which a kill cannot. */
+double runner_replayer_deadline(int timeout_s);
+
 #endif /* TILELAB_RUNNER_EXEC_H */

@@ -4,14 +4,24 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 
-static cJSON *timing_json(const runner_call_result *c)
+void runner_timing_add(cJSON *o, const runner_call_result *c)
 {
-    cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "reps", c->ms.n);
     cJSON_AddNumberToObject(o, "median_ms", c->ms.median);
     cJSON_AddNumberToObject(o, "min_ms", c->ms.min);
     cJSON_AddNumberToObject(o, "max_ms", c->ms.max);
     cJSON_AddBoolToObject(o, "emulated", c->emulated);
+    if (c->emulated)
+        return;
+    gpu_timing_clock_to_json(o, "clock", &c->clock);
+    cJSON_AddNumberToObject(o, "floor_ms", c->floor_ms);
+    cJSON_AddBoolToObject(o, "implausible", c->implausible);
+}
+
+static cJSON *timing_json(const runner_call_result *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    runner_timing_add(o, c);
     return o;
 }
 

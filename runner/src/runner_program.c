@@ -12,6 +12,7 @@
 #include "runner_files.h"
 
 #include <cjson/cJSON.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,13 +117,19 @@ static void check_answer(const program_check *pc, const uint8_t *out, tl_check_r
 
 /* ---- one dataset ------------------------------------------------------------------------------- */
 
-/* The CPU backend's instruction limit per launch, from the dataset's size: what the kit's
- * labs need at most per element of input and output, with room (runner.h). */
+/* What the reference's launch runs on the CPU backend, from the dataset's size (runner.h). */
+static double cpu_work(int64_t elements, int64_t macs)
+{
+    return (double)elements * RUNNER_PROGRAM_REFERENCE_PER_ELEMENT +
+           (double)macs * RUNNER_CPU_REFERENCE_PER_MAC;
+}
+
+/* The CPU backend's instruction limit per launch: a hundred times that (a backstop against
+ * endless loops, never a speed test). */
 static double cpu_limit(const runner_config *c, int64_t elements, int64_t macs)
 {
-    double per = (double)elements * RUNNER_PROGRAM_LIMIT_PER_ELEMENT +
-                 (double)macs * RUNNER_CPU_LIMIT_PER_MAC;
-    return REPLAY_LIMIT_FLOOR + per * (c->device_debug ? RUNNER_CPU_LIMIT_DEBUG_FACTOR : 1);
+    return REPLAY_LIMIT_FLOOR + REPLAY_CPU_SLOWDOWN * cpu_work(elements, macs) *
+                                    (c->device_debug ? RUNNER_CPU_LIMIT_DEBUG_FACTOR : 1);
 }
 
 /* A summed answer's words that hold the NaN pattern: partial results no kernel computed (the
@@ -251,11 +258,11 @@ static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runn
 {
     const runner_config *c = j->c;
     const caplog_call *call = j->pc->call;
-    char reps[16], limit[32];
+    char reps[16], limit[32], deadline[32], work_macs[32];
     snprintf(reps, sizeof reps, "%d", c->reps);
     double lim = cpu_limit(c, elements, macs) * (j->diagnose ? RUNNER_PROGRAM_DIAGNOSE_SLOWDOWN : 1);
     snprintf(limit, sizeof limit, "%.0f", lim);
-    char *cmd[24];
+    char *cmd[32];
     int k = 0;
     char *fixed[] = {RUNNER_REPLAY, "--backend", (char *)runner_backend_name(c->backend),
                      "--log", (char *)j->cap->log_path, "--ptx", (char *)j->p->ptx, "--image",
@@ -286,13 +293,22 @@ static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runn
         cmd[k++] = "--sample-seed";
         cmd[k++] = seed;
     }
-    cmd[k] = NULL;
+    /* The time limit: the one asked for, or on the CPU backend twice what the reference's
+     * work needs when that is more (the replayer reports it itself, a little before). */
     int runs = 1 + (j->time ? 1 + c->reps : 0);
     int timeout_s = c->replay_timeout_s;
     if (c->backend == RUNNER_CPU) {
-        double need = 2.0 * lim / RUNNER_CPU_RATE_FLOOR * runs;
+        double need = 2.0 * cpu_work(elements, macs) / RUNNER_CPU_RATE_FLOOR * runs *
+                      (j->diagnose ? RUNNER_PROGRAM_DIAGNOSE_SLOWDOWN : 1);
         timeout_s = need > timeout_s ? (int)need + 1 : timeout_s;
+        snprintf(deadline, sizeof deadline, "%.1f", runner_replayer_deadline(timeout_s));
+        snprintf(work_macs, sizeof work_macs, "%" PRId64, macs);
+        cmd[k++] = "--deadline";
+        cmd[k++] = deadline;
+        cmd[k++] = "--work-macs";
+        cmd[k++] = work_macs;
     }
+    cmd[k] = NULL;
     received rx = {.limit = (size_t)runs * (call->out_bytes + REPLAY_MAX_HEADER) +
                             REPLAY_MAX_RESULT + 4096};
     proc_result r;
@@ -319,9 +335,9 @@ static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runn
         snprintf(out->detail, sizeof out->detail, "%s", bad.msg);
     } else if (r.timed_out) {
         out->verdict = TL_VERDICT_TIMEOUT;
-        snprintf(out->detail, sizeof out->detail, "stopped after %d s: a kernel never "
-                 "finished (an endless loop, or a __syncthreads() that not every thread "
-                 "reaches)", timeout_s);
+        snprintf(out->detail, sizeof out->detail, "stopped after %d s, before a kernel "
+                 "finished (an endless loop, a __syncthreads() that not every thread reaches, "
+                 "or far more work than the dataset needs)", timeout_s);
     } else if (!doc) {
         out->verdict = TL_VERDICT_CRASH;
         snprintf(out->detail, sizeof out->detail, "the replay ended without its result%s",
@@ -480,6 +496,7 @@ int runner_program_run(const runner_config *c, const runner_program *p,
         job_size(&job, &g, &elements, &macs);
         bool safety = opts->safety && elements <= RUNNER_PROGRAM_SAFETY_MAX_ELEMENTS &&
                       (double)macs <= RUNNER_SAFETY_MAX_MACS;
+        bool incomplete = false; /* the checked replay timed out, and a GPU's run decides */
         runner_config counted = *c;
         if (opts->diagnose) {
             /* The model's counts: one sampled replay on the CPU backend, nothing else. */
@@ -510,6 +527,7 @@ int runner_program_run(const runner_config *c, const runner_program *p,
             runner_safety_judge(text, doc, out);
             cJSON_Delete(doc);
             if (rc == 0 && !runner_safety_final(out->verdict) && c->backend != RUNNER_CPU) {
+                incomplete = out->verdict == TL_VERDICT_TIMEOUT;
                 runner_result_free(out);
                 memset(out, 0, sizeof *out);
                 out->calls[CAPLOG_CALL_PROGRAM].run = true;
@@ -519,6 +537,8 @@ int runner_program_run(const runner_config *c, const runner_program *p,
         }
         if (rc == 0 && !safety)
             rc = replay_once(&job, elements, macs, out, err);
+        if (rc == 0 && incomplete)
+            runner_safety_incomplete(out);
     } else if (out->verdict == TL_VERDICT_PASS && rc == 0) {
         out->verdict = TL_VERDICT_ERROR;
         snprintf(out->detail, sizeof out->detail, "the capture holds no program run");

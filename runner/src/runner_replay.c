@@ -205,6 +205,19 @@ static double num(const cJSON *o, const char *key)
     return cJSON_IsNumber(v) ? v->valuedouble : 0;
 }
 
+/* A GPU's timed set: its clock record and, from its peak rates, the least time the matrix
+ * product can take; a repetition faster than that is implausible (gpu_timing.h). */
+static void read_clock(const cJSON *t, runner_call_result *c, tl_size shape)
+{
+    const cJSON *peaks = cJSON_GetObjectItem(t, "peaks");
+    gpu_timing_clock_from_json(t, "clock", &c->clock);
+    if (cJSON_IsObject(peaks) && !c->emulated) {
+        gpu_peaks p = {num(peaks, "fp32_flops"), num(peaks, "dram_bytes")};
+        c->floor_ms = gpu_timing_matmul_floor_ms(p, shape.m, shape.k, shape.n);
+        c->implausible = gpu_timing_implausible(c->ms.min, c->floor_ms);
+    }
+}
+
 static void read_summary(const cJSON *doc, const runner_replay_opts *opts, runner_result *out)
 {
     snprintf(out->device, sizeof out->device, "%s", str(doc, "device"));
@@ -247,6 +260,7 @@ static void read_summary(const cJSON *doc, const runner_replay_opts *opts, runne
             c->ms.median = num(t, "median_ms");
             c->ms.min = num(t, "min_ms");
             c->ms.max = num(t, "max_ms");
+            read_clock(t, c, out->shape);
         }
     }
 }
@@ -268,17 +282,19 @@ static double round_up(int n, int to) { return (double)((n + to - 1) / to) * to;
 
 static double cpu_instruction_limit(const runner_config *c, tl_size s)
 {
-    double macs = round_up(s.m, RUNNER_CPU_LIMIT_TILE) * round_up(s.k, RUNNER_CPU_LIMIT_PHASE) *
-                  round_up(s.n, RUNNER_CPU_LIMIT_TILE);
-    double per_mac = RUNNER_CPU_LIMIT_PER_MAC * (c->device_debug ? RUNNER_CPU_LIMIT_DEBUG_FACTOR : 1);
-    return REPLAY_LIMIT_FLOOR + per_mac * macs;
+    double macs = (double)s.m * s.k * s.n;
+    double tiled = round_up(s.m, RUNNER_CPU_LIMIT_TILE) * round_up(s.k, RUNNER_CPU_LIMIT_PHASE) *
+                   round_up(s.n, RUNNER_CPU_LIMIT_TILE);
+    double work = REPLAY_CPU_SLOWDOWN * RUNNER_CPU_REFERENCE_PER_MAC * macs +
+                  RUNNER_CPU_LIMIT_PER_TILE_MAC * tiled;
+    return REPLAY_LIMIT_FLOOR + work * (c->device_debug ? RUNNER_CPU_LIMIT_DEBUG_FACTOR : 1);
 }
 
 static int spawn(const runner_config *c, const runner_program *p, const runner_capture *cap,
                  const tl_lab *lab, const runner_dataset *d, const runner_replay_opts *opts,
                  const char *work, int timeout_s, frames *f, proc_result *r)
 {
-    char in[PATH_MAX + 8], reps[16], generate[96], calls[64], limit[32];
+    char in[PATH_MAX + 8], reps[16], generate[96], calls[64], limit[32], deadline[32], macs[32];
     snprintf(in, sizeof in, "%s/in", work);
     snprintf(reps, sizeof reps, "%d", c->reps);
     snprintf(calls, sizeof calls, "launch%s%s",
@@ -302,9 +318,16 @@ static int spawn(const runner_config *c, const runner_program *p, const runner_c
     if (!opts->time)
         cmd[n++] = "--no-time";
     if (c->backend == RUNNER_CPU) {
-        snprintf(limit, sizeof limit, "%.0f", cpu_instruction_limit(c, f->out->shape));
+        tl_size s = f->out->shape;
+        snprintf(limit, sizeof limit, "%.0f", cpu_instruction_limit(c, s));
+        snprintf(deadline, sizeof deadline, "%.1f", runner_replayer_deadline(timeout_s));
+        snprintf(macs, sizeof macs, "%.0f", (double)s.m * s.k * s.n);
         cmd[n++] = "--instruction-limit";
         cmd[n++] = limit;
+        cmd[n++] = "--deadline";
+        cmd[n++] = deadline;
+        cmd[n++] = "--work-macs";
+        cmd[n++] = macs;
     }
     if (d->generated) {
         snprintf(generate, sizeof generate, "%llu:%dx%dx%d", (unsigned long long)d->seed,
@@ -357,26 +380,22 @@ static double cpu_expected_seconds(const runner_config *c, const tl_lab *lab, tl
     int calls = 1 + (has_host_call(lab) && !opts->launch_only ? 1 : 0) +
                 (opts->baseline && has_baseline(lab) ? 1 : 0);
     double macs = (double)shape.m * (double)shape.k * (double)shape.n;
-    double seconds = runs * calls * macs * RUNNER_CPU_INSTR_PER_MAC / RUNNER_CPU_RATE_FLOOR;
-    /* The performance model's sample: a few blocks of a grid of a thousand or more, with the
-     * counters on (about ten times slower). */
+    double seconds = runs * calls * macs * RUNNER_CPU_REFERENCE_PER_MAC / RUNNER_CPU_RATE_FLOOR;
+    /* With the checks or the counters on, about ten times slower; the performance model's
+     * sample runs a few blocks of a grid of a thousand or more. */
+    if (opts->diagnose)
+        seconds *= RUNNER_DIAGNOSE_SLOWDOWN;
     if (opts->sample_blocks > 0 && !opts->sample_last)
-        seconds *= (double)RUNNER_DIAGNOSE_SLOWDOWN * opts->sample_blocks /
-                   RUNNER_SAMPLED_GRID_BLOCKS;
+        seconds *= (double)opts->sample_blocks / RUNNER_SAMPLED_GRID_BLOCKS;
     return seconds;
 }
 
-/* The replay's time limit: the one asked for, or on the CPU backend twice what the work needs
- * when that is more, and room for a kernel that never ends to reach the instruction limit
- * first (at the slowest rate, with the checks' slowdown under diagnosis): that stop says where
- * its warps were. */
-static int replay_timeout(const runner_config *c, const runner_replay_opts *opts, tl_size shape,
-                          double expected_s)
+/* The replay's time limit: the one asked for, or on the CPU backend twice what the reference's
+ * work needs when that is more. A kernel that never ends is stopped by the instruction limit or
+ * by this, whichever comes first; a slow one that finishes only by this. */
+static int replay_timeout(const runner_config *c, double expected_s)
 {
     double scaled = 2 * expected_s;
-    if (c->backend == RUNNER_CPU && opts->sample_blocks == 0)
-        scaled = fmax(scaled, 2 * cpu_instruction_limit(c, shape) / RUNNER_CPU_RATE_FLOOR *
-                                  (opts->diagnose ? RUNNER_DIAGNOSE_SLOWDOWN : 1));
     return scaled > c->replay_timeout_s ? (int)scaled + 1 : c->replay_timeout_s;
 }
 
@@ -460,7 +479,7 @@ int runner_replay(const runner_config *c, const runner_program *p, const runner_
                  expected_s / 60, RUNNER_CPU_RATE_FLOOR / 1e6);
         return 0;
     }
-    int timeout_s = replay_timeout(c, opts, out->shape, expected_s);
+    int timeout_s = replay_timeout(c, expected_s);
     for (int k = 0; k < CAPLOG_CALL_KINDS; k++)
         out->calls[k].verdict = TL_VERDICT_PASS;
     out->calls[CAPLOG_CALL_LAUNCH].run = true;
@@ -497,10 +516,10 @@ int runner_replay(const runner_config *c, const runner_program *p, const runner_
     if (r.timed_out) {
         out->verdict = TL_VERDICT_TIMEOUT;
         if (expected_s > 0)
-            snprintf(out->detail, sizeof out->detail, "stopped after %d s: the kernel never "
-                     "finished (an endless loop, or a __syncthreads() that not every thread "
-                     "reaches); a correct kernel needs about %.0f s here on the CPU backend",
-                     timeout_s, expected_s);
+            snprintf(out->detail, sizeof out->detail, "stopped after %d s, before the kernel "
+                     "finished (an endless loop, a __syncthreads() that not every thread "
+                     "reaches, or far more work than the dataset needs); the reference needs "
+                     "about %.0f s here on the CPU backend", timeout_s, expected_s);
         else
             snprintf(out->detail, sizeof out->detail, "stopped after %d s: the kernel never "
                      "finished (an endless loop, or a __syncthreads() that not every thread "

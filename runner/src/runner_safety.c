@@ -57,8 +57,16 @@ bool runner_safety_applies(tl_size s)
 
 bool runner_safety_final(tl_verdict v)
 {
-    return v == TL_VERDICT_UNSAFE || v == TL_VERDICT_WRONG || v == TL_VERDICT_TIMEOUT ||
-           v == TL_VERDICT_CRASH || v == TL_VERDICT_REFUSED;
+    return v == TL_VERDICT_UNSAFE || v == TL_VERDICT_WRONG || v == TL_VERDICT_CRASH ||
+           v == TL_VERDICT_REFUSED;
+}
+
+void runner_safety_incomplete(runner_result *out)
+{
+    size_t n = strlen(out->detail);
+    snprintf(out->detail + n, sizeof out->detail - n, "%sthe safety checks are incomplete for "
+             "this dataset: their CPU-backend replay stopped at its limits before the end",
+             n ? "; " : "");
 }
 
 int runner_safety(const runner_config *c, const runner_program *p, const runner_capture *cap,

@@ -146,6 +146,9 @@ expect untouched_gigabytes 10 10 "$(all pass)" yes
 expect device_memory_over 10 10 "$(all refused)" no
 grep -q 'more than grading allows (4 GiB)' "$(journal device_memory_over)" ||
   fail "device_memory_over: the refusal must say what grading allows"
+# Ten times the work it needs: slow, honest, and never stopped by the CPU backend's instruction
+# limit (a hundred times the reference's work); its performance ratio is low but measured.
+expect legit_ten_times_work 10 10 "$(all pass)" timed
 expect touch_device_memory 10 10 "$(all crash)" no
 grep -q 'segmentation fault' "$(journal touch_device_memory)" || fail "touch_device_memory: the crash must say segmentation fault"
 expect wrong_parameters 10 10 "$never_pass" no

@@ -274,10 +274,81 @@ static __device__ float fma_asm(float a, float b, float c)\
     grep -q "<td>-</td><td>$s</td><td colspan=\"4\">unranked: refused</td>" "$work/out/report.html" \
       || fail "$s's row in the report"
   done
-  grep -q 'inline assembly (asm) in MatrixMulKernel (PTX line [0-9]*)' "$work/out/journal/jay.json" \
+  grep -q "inline assembly (asm) in the submission's code, template.cu:[0-9]*" "$work/out/journal/jay.json" \
     || fail "jay: the finding"
   grep -q 'a tensor-core instruction in Tile16 (PTX line [0-9]*: wmma\.' "$work/out/journal/kim.json" \
     || fail "kim: the finding"
+  ;;
+plain_cuda_class)
+  # plain_cuda (lab 06's rule) in a copy of lab 02's rubric. Two honest files whose inline
+  # assembly is the toolkit's headers' pass: honest_pipeline (tests/grader/plain_cuda: tiles
+  # staged with __pipeline_memcpy_async) and intrinsics (lab 02's solution loading through __ldg
+  # and __ldcs, storing through __stcs). jay_asm (the solution with an asm() fma of its own)
+  # fails, and so does every way of dressing its asm up as the toolkit's: a #line naming a
+  # toolkit header (line_spoof), a macro that writes a line marker nvcc's front end believes
+  # (hash_macro), a header of its own named cuda_pipeline.h (own_header), and a macro in force at
+  # <cuda_pipeline.h> that turns the toolkit's `asm volatile` statements into its own instruction
+  # (macro_volatile).
+  { cat "$root/grader/rubrics/02-tiled.rubric"; echo "plain_cuda = yes"; } >"$work/plain.rubric"
+  helpers="$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")/../include/cuda_pipeline_helpers.h"
+  cp -r "$root/tests/grader/plain_cuda" "$work/class"
+  solution="$root/solutions/02-tiled/solution.cu" jay="$work/class/jay_asm/template.cu"
+  for s in intrinsics jay_asm line_spoof hash_macro own_header macro_volatile; do mkdir -p "$work/class/$s"; done
+  sed 's|= M\[\(.*\)\];$|= __ldg(\&M[\1]);|; s|= N\[\(.*\)\];$|= __ldcs(\&N[\1]);|
+       s|^    P\[Row \* Width + Col\] = Pvalue;|    __stcs(\&P[Row * Width + Col], Pvalue);|' \
+    "$solution" >"$work/class/intrinsics/template.cu"
+  sed 's|^#include "lab.h"$|&\
+static __device__ float fma_asm(float a, float b, float c)\
+{\
+    float d;\
+    asm("fma.rn.f32 %0, %1, %2, %3;" : "=f"(d) : "f"(a), "f"(b), "f"(c));\
+    return d;\
+}|; s|Pvalue += Mds\[ty\]\[i\] \* Nds\[i\]\[tx\];|Pvalue = fma_asm(Mds[ty][i], Nds[i][tx], Pvalue);|' \
+    "$solution" >"$jay"
+  [ "$(grep -c '__ldg\|__ldcs\|__stcs' "$work/class/intrinsics/template.cu")" = 3 ] || fail "intrinsics: the edits did not apply"
+  grep -q 'Pvalue = fma_asm(' "$jay" || fail "jay_asm: the edits did not apply"
+  sed "s|^static __device__ float fma_asm|#include <cuda_pipeline.h>\n#line 180 \"$helpers\"\n&|" "$jay" \
+    >"$work/class/line_spoof/template.cu"
+  sed "s|^static __device__ float fma_asm|#include <cuda_pipeline.h>\n#define FROM_THE_TOOLKIT # 180 \"$helpers\"\nFROM_THE_TOOLKIT\n&|" \
+    "$jay" >"$work/class/hash_macro/template.cu"
+  sed -n '/^static __device__ float fma_asm/,/^}/p' "$jay" >"$work/class/own_header/cuda_pipeline.h"
+  sed '/^static __device__ float fma_asm/,/^}/d; s|^#include "lab.h"$|&\n#include "cuda_pipeline.h"|' "$jay" \
+    >"$work/class/own_header/template.cu"
+  sed 's|^#include <cuda_pipeline.h>$|#define volatile(...) ("membar.gl;" ::: "memory")\n&\n#undef volatile|' \
+    "$work/class/honest_pipeline/template.cu" >"$work/class/macro_volatile/template.cu"
+  for s in line_spoof hash_macro own_header macro_volatile; do
+    cmp -s "$work/class/$s/template.cu" "$jay" && fail "$s: the edits did not apply"
+  done
+  "$cli" datasets 02 --size 64 --seed 3 --out "$work/ds" >/dev/null || fail "datasets"
+  cli_grade "$work/class" --lab 02 --rubric "$work/plain.rubric" --datasets "$work/ds" \
+    --perf-size 256 --out "$work/out" --timeout 30 --jobs 2 >"$work/stdout" 2>"$work/stderr" \
+    || { cat "$work/stderr"; fail "grade exited $?"; }
+  cat "$work/stdout"
+  gb="$work/out/gradebook.csv"
+  plain() { # plain STUDENT: the plain-CUDA check's ok and detail
+    python3 -c 'import json, sys
+for c in json.load(open(sys.argv[1]))["static"]:
+    if c["name"].startswith("plain CUDA C"): print(c["ok"], c["detail"])' "$work/out/journal/$1.json"
+  }
+  for s in honest_pipeline intrinsics; do
+    plain $s | grep -q "^True no tensor-core instruction; the [0-9]* inline-assembly blocks in the PTX come from the toolkit's headers" \
+      || fail "$s: $(plain $s)"
+    [ "$(col "$gb" $s 'static checks')" = 10 ] || fail "$s: static checks"
+    [ "$(verdicts $s)" = "pass pass " ] || fail "$s: $(verdicts $s)"
+    [ "$(col "$gb" $s performance)" != 0 ] || fail "$s: not timed"
+  done
+  line() { grep -n -m1 "$2" "$work/class/$1" | cut -d: -f1; } # line FILE PATTERN
+  expect() { # expect STUDENT DETAIL
+    plain "$1" | grep -qF "False $2" || fail "$1: $(plain "$1")"
+    [ "$(col "$gb" "$1" 'static checks')" = 0 ] || fail "$1: static checks"
+    [ "$(col "$gb" "$1" performance)" = 0 ] || fail "$1: timed"
+  }
+  own="inline assembly (asm) in the submission's code"
+  expect jay_asm "$own, template.cu:$(line jay_asm/template.cu '^ *asm(')"
+  expect line_spoof "template.cu:$(line line_spoof/template.cu '^#line'): a #line directive or line marker"
+  expect hash_macro "$own, template.cu:$(line hash_macro/template.cu '^ *asm(')"
+  expect own_header "$own, cuda_pipeline.h:$(line own_header/cuda_pipeline.h '^ *asm(')"
+  expect macro_volatile "template.cu:$(line macro_volatile/template.cu '^#define volatile'): #define volatile is in force at the #include <cuda_pipeline.h> of template.cu:$(line macro_volatile/template.cu '^#include <cuda_pipeline.h>')"
   ;;
 leaderboard)
   # leaderboard = yes and the log curve in a copy of lab 02's rubric. twin and mallory hand in

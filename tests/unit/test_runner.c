@@ -1,5 +1,6 @@
-/* The runner's pieces that need no compiler: the verdict vocabulary and the child processes
- * (what a child inherits, what it is given, how it is stopped). */
+/* The runner's pieces that need no compiler: the verdict vocabulary, which verdicts of the
+ * safety checks are final, and the child processes (what a child inherits, what it is given,
+ * how it is stopped). */
 #include "runner.h"
 
 #include <criterion/criterion.h>
@@ -26,6 +27,23 @@ Test(verdicts, names_round_trip_and_exit_statuses)
     cr_expect_eq(tl_verdict_worst(TL_VERDICT_PASS, TL_VERDICT_WRONG), TL_VERDICT_WRONG);
     cr_expect_eq(tl_verdict_worst(TL_VERDICT_CRASH, TL_VERDICT_WRONG), TL_VERDICT_CRASH);
     cr_expect_eq(tl_verdict_worst(TL_VERDICT_WRONG, TL_VERDICT_TIMEOUT), TL_VERDICT_TIMEOUT);
+}
+
+Test(safety, a_timeout_of_the_checks_is_not_final)
+{
+    /* The submission's doing: final on every backend. */
+    tl_verdict final[] = {TL_VERDICT_UNSAFE, TL_VERDICT_WRONG, TL_VERDICT_CRASH, TL_VERDICT_REFUSED};
+    for (size_t i = 0; i < sizeof final / sizeof *final; i++)
+        cr_expect(runner_safety_final(final[i]), "%s", tl_verdict_name(final[i]));
+    /* The CPU backend's limits are backstops: on a GPU the GPU's run decides. */
+    cr_expect(!runner_safety_final(TL_VERDICT_TIMEOUT));
+    cr_expect(!runner_safety_final(TL_VERDICT_PASS));
+    runner_result r = {.verdict = TL_VERDICT_PASS};
+    snprintf(r.detail, sizeof r.detail, "all 65536 elements within the fp32 error bound");
+    runner_safety_incomplete(&r);
+    cr_expect_str_eq(r.detail, "all 65536 elements within the fp32 error bound; the safety checks "
+                               "are incomplete for this dataset: their CPU-backend replay stopped "
+                               "at its limits before the end");
 }
 
 static proc_result sh(const char *script, char *const *envp, double timeout)
