@@ -4,16 +4,18 @@
 # multiply-add, the adversarial class's cost_* files, the references) predicted from the CPU
 # backend's counts, next to its GPU time. Prints a TSV: kernel, GPU ms, predicted ms,
 # predicted / GPU, and each one's speed against lab 02's reference (GPU, predicted).
-#   tools/perfmodel-costs.sh [--gpu] [--via-run] [--size N] [--reps R] [--save FILE]
+#   tools/perfmodel-costs.sh [--gpu] [--via-run] [--size N] [--reps R] [--save FILE] [--check]
 # Without --gpu the GPU column is perfmodel/calibration/h100-cost-classes.tsv's. With --gpu
 # (a machine with a CUDA device) the kernels are timed there first: events, a warm-up, the
 # median of R runs (default 10), L2 flushed before each; --save FILE writes those times as
 # the calibration file's rows. --via-run also times the lab 02 files through the kit's own
 # replayer (./tilelab run 02 --backend gpu on a generated N^3 dataset), the grader's timing.
+# --check: exit 1 unless every kernel's predicted lab 02 points (20, from 0.2x to 0.8x of the
+# reference) are at most its GPU points plus one, or within 3 of them for the honest ones.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-if [ "${1:-}" = --help ]; then sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
-gpu=0 via_run=0 size=2048 reps=10 save=""
+if [ "${1:-}" = --help ]; then sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+gpu=0 via_run=0 size=2048 reps=10 save="" check=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --gpu) gpu=1; shift ;;
@@ -21,6 +23,7 @@ while [ $# -gt 0 ]; do
     --size) size="${2:?--size needs N}"; shift 2 ;;
     --reps) reps="${2:?--reps needs R}"; shift 2 ;;
     --save) save="${2:?--save needs a file}"; shift 2 ;;
+    --check) check=1; shift ;;
     *) echo "perfmodel-costs: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -88,7 +91,7 @@ PY
   done
 fi
 
-python3 - "$work/names.tsv" "$work/predicted.json" "$measured" "$work/run.tsv" <<'PY'
+python3 - "$work/names.tsv" "$work/predicted.json" "$measured" "$work/run.tsv" "$check" <<'PY'
 import json, sys
 names = [l.split('\t')[0] for l in open(sys.argv[1]).read().splitlines() if l]
 pred = [l.get('ms') for l in json.load(open(sys.argv[2]))]
@@ -118,4 +121,19 @@ for name, p in zip(names, pred):
     if run:
         row.append(fmt(run.get(name)))
     print('\t'.join(row))
+# Lab 02's points: what the CPU backend may give against what an H100 gives. The honest kernels
+# may differ by 3 either way; clock_spin reads a clock, which the safety checks refuse.
+honest = {'reference', 'cost_naive', 'cost_store_every_trip', 'naive_store_every_trip'}
+points = lambda speed: 20 * min(1, max(0, (speed - 0.2) / 0.6))
+bad = []
+for name, p in zip(names, pred):
+    g = gpu.get(name)
+    if sys.argv[5] != '1' or name == 'clock_spin' or not (p and g and ref_gpu and ref_pred):
+        continue
+    cpu, h100 = points(ref_pred / p), points(ref_gpu / g)
+    if (abs(cpu - h100) > 3) if name in honest else (cpu > h100 + 1):
+        bad.append(f'{name}: {cpu:.1f} points predicted, {h100:.1f} on the GPU')
+for b in bad:
+    print('perfmodel-costs: ' + b, file=sys.stderr)
+sys.exit(1 if bad else 0)
 PY
