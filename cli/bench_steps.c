@@ -301,7 +301,10 @@ static const column cpu_columns[] = {
 };
 
 /* Short names of the model's bounds, for a column. */
-static const char *const bound_names[PM_BOUND_COUNT] = {"issue", "LSU", "L2", "DRAM", "launch"};
+static const char *const bound_names[PM_BOUND_COUNT] = {
+    [PM_BOUND_ISSUE] = "issue", [PM_BOUND_FP64] = "fp64", [PM_BOUND_XU] = "XU",
+    [PM_BOUND_LSU] = "LSU", [PM_BOUND_L2] = "L2", [PM_BOUND_DRAM] = "DRAM",
+    [PM_BOUND_ATOMIC] = "atomics", [PM_BOUND_WAIT] = "waits", [PM_BOUND_LAUNCH] = "launch"};
 
 /* A step's figure for a column; false when it has none. `base`: step 0. */
 static bool value_of(const step *s, const step *base, bool gpu, field f, double *v)

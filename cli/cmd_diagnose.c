@@ -249,7 +249,52 @@ static void print_traffic(const cJSON *mine, const cJSON *ref)
                 have && num(r, "fmas") > 0 ? num(r, "shared_loads") / num(r, "fmas") : 0, have, 3);
 }
 
-static void print_predictions(const tl_lab *lab, const runner_prediction pred[2])
+/* What the model charged the student's launches for beyond one issue slot an instruction, in
+ * the blocks it counted: a line, when there is any (docs/perfmodel.md's cost classes). */
+static void print_costs(const char *counts)
+{
+    static const struct {
+        const char *count, *what;
+    } classes[] = {
+        {"issue_slots", "issue cycles of expanded instructions (divisions, square roots, "
+                        "64-bit integer math...)"},
+        {"fp64_ops", "fp64 instructions"},
+        {"xu_ops", "special-function and conversion instructions"},
+        {"local_wavefronts", "local-memory lines"},
+        {"atomic_sectors", "global atomic sectors"},
+        {"atomic_address_max_shared", "updates of one global address by several blocks"},
+        {"shared_atomic_wavefronts", "shared atomic passes"},
+        {"fences_cta", "block fences"},
+        {"fences_gpu", "device fences"},
+        {"fences_sys", "system fences"},
+        {"sleeps", "nanosleeps"},
+        {"store_load_waits", "loads waiting for a store"},
+        {"clock_reads", "clock reads"},
+    };
+    cJSON *launches = counts ? cJSON_Parse(counts) : NULL;
+    char line[1024] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++) {
+        double n = 0;
+        const cJSON *l;
+        cJSON_ArrayForEach(l, launches) {
+            if (cJSON_IsTrue(cJSON_GetObjectItem(l, "baseline")))
+                continue;
+            n += num(l, classes[i].count);
+            if (i == 0) /* the slots beyond one an instruction */
+                n -= num(l, "warp_instructions");
+        }
+        if (n > 0 && len < sizeof line)
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s%.0f %s", len ? ", " : "",
+                                    n, classes[i].what);
+    }
+    cJSON_Delete(launches);
+    if (len)
+        printf("  charged beyond one issue slot an instruction (the blocks counted): %s\n", line);
+}
+
+static void print_predictions(const tl_lab *lab, const runner_prediction pred[2],
+                              const char *counts)
 {
     tl_size size = session_predicted_size(lab);
     printf("predicted on an H100 at %dx%dx%d (the performance model, from these counts):\n",
@@ -257,6 +302,7 @@ static void print_predictions(const tl_lab *lab, const runner_prediction pred[2]
     session_print_prediction("yours", &pred[0]);
     if (strcmp(lab->id, "05-bank-conflicts") == 0)
         session_print_prediction("baseline", &pred[1]);
+    print_costs(counts);
 }
 
 /* One file replayed once on the CPU backend with every check on; the findings go to `diag`.
@@ -425,7 +471,7 @@ static int run(int argc, char **argv)
         print_findings(mine, result.verdict == TL_VERDICT_TIMEOUT);
         print_instructions(mine);
         print_traffic(mine, have_ref ? reference : NULL);
-        print_predictions(lab, pred);
+        print_predictions(lab, pred, counts);
         cJSON_Delete(mine);
         cJSON_Delete(reference);
     }

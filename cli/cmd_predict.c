@@ -91,11 +91,9 @@ static int run(int argc, char **argv)
             .threads_per_block = dim(l, "block", 0) * dim(l, "block", 1) * dim(l, "block", 2),
             .registers = regs,
             .shared_bytes = u64_of(l, "static_shared") + u64_of(l, "dynamic_shared"),
-            .warp_instructions = u64_of(l, "warp_instructions"),
-            .shared_wavefronts = u64_of(l, "shared_wavefronts"),
-            .global_wavefronts = u64_of(l, "global_wavefronts"),
-            .l2_sectors = u64_of(l, "l2_sectors"),
         };
+        for (int i = 0; pm_count_name(i); i++)
+            *pm_launch_count(&in, pm_count_name(i)) = u64_of(l, pm_count_name(i));
         pm_prediction p;
         int rc = pm_predict(&in, &p);
         char grid[48];

@@ -28,13 +28,39 @@ typedef struct pm_launch {
     uint64_t global_wavefronts;
     uint64_t l2_sectors;
     uint64_t dram_bytes;  /* the launch's compulsory traffic (its inputs and outputs), or 0 */
+    /* What the instructions cost beyond one issue slot each (ptx/diag_cost.c counts them; 0
+     * where a count is missing): */
+    uint64_t issue_slots;  /* issue cycles of the SASS the instructions become (0: unknown) */
+    uint64_t fp64_ops, xu_ops; /* instructions on the fp64 and the special-function pipe */
+    uint64_t local_wavefronts; /* ld/st.local: lines of local memory's interleaved layout */
+    uint64_t l2_store_sectors; /* sectors of every global store (L1 writes through to L2) */
+    uint64_t atomic_sectors;   /* global atomics: sectors sent to L2's atomic units */
+    /* The most atomics on one global address that one sampled block updated alone, on one that
+     * several did, and on one shared address of a block. */
+    uint64_t atomic_address_max_block, atomic_address_max_shared, shared_atomic_address_max;
+    uint64_t shared_atomic_wavefronts; /* passes of shared atomics, same-address lanes apart */
+    uint64_t fences_cta, fences_gpu, fences_sys;
+    uint64_t sleeps, sleep_ns; /* nanosleep: warp sleeps, and the longest lane's ns summed */
+    uint64_t clock_reads;
+    uint64_t store_load_waits; /* global loads after a global store of the same warp */
 } pm_launch;
+
+/* The counts above from warp_instructions on, by the names the CPU backend's launch_counts
+ * JSON gives them: the i-th name (NULL past the last), and where a name goes in a pm_launch
+ * (NULL for none). The readers of those counts (runner, ./tilelab predict) fill a pm_launch
+ * by this one list. */
+const char *pm_count_name(int i);
+uint64_t *pm_launch_count(pm_launch *l, const char *name);
 
 typedef enum pm_bound {
     PM_BOUND_ISSUE = 0, /* instruction issue: the schedulers are busy every cycle */
-    PM_BOUND_LSU,       /* the L1/shared data pipe: shared wavefronts and global lines */
-    PM_BOUND_L2,        /* L2 bandwidth */
+    PM_BOUND_FP64,      /* the fp64 pipe */
+    PM_BOUND_XU,        /* the special-function and conversion pipe */
+    PM_BOUND_LSU,       /* the L1/shared data pipe: shared wavefronts, global and local lines */
+    PM_BOUND_L2,        /* L2 bandwidth, and its atomic units */
     PM_BOUND_DRAM,      /* device memory bandwidth */
+    PM_BOUND_ATOMIC,    /* atomics that wait for each other on one address */
+    PM_BOUND_WAIT,      /* warps that wait: fences, sleeps, clock spins */
     PM_BOUND_LAUNCH,    /* too little work: launch overhead */
     PM_BOUND_COUNT
 } pm_bound;
@@ -52,8 +78,7 @@ typedef struct pm_prediction {
  * or threads than an SM has; out->limiter says which). */
 int pm_predict(const pm_launch *l, pm_prediction *out);
 
-/* "instruction issue", "shared memory and L1 (LSU)", "L2 bandwidth", "DRAM bandwidth",
- * "launch overhead". */
+/* "instruction issue", "the fp64 pipe", ..., "launch overhead". */
 const char *pm_bound_name(pm_bound b);
 
 /* Registers per thread of `kernel` (its mangled name) in a cubin, read from the ELF's

@@ -337,7 +337,12 @@ int ptx_exec_async(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, int
     /* __nanosleep: the ISA lets the sleep be anything from 0 to twice the time asked. None:
      * a wait that sleeps between its reads then comes back to the same state and is seen to
      * spin (spin.c), so the block is parked for the others. */
-    if (in->op == OP_NANOSLEEP)
+    if (in->op == OP_NANOSLEEP) {
+        if (b->diag)
+            diag_sleep(b->diag, b, w, in, mask);
+        return 0;
+    }
+    if (in->op == OP_FENCE)
         return 0;
     bool failed = false;
     b->mbar_batch_valid = false;

@@ -21,6 +21,7 @@ static const char *const opcode_names[OP_COUNT] = {
     [OP_SHFL] = "shfl", [OP_REDUX] = "redux", [OP_MATCH] = "match", [OP_TRAP] = "trap",
     [OP_SET] = "set",
     [OP_CPASYNC] = "cp.async", [OP_MBARRIER] = "mbarrier", [OP_NANOSLEEP] = "nanosleep",
+    [OP_FENCE] = "fence",
 };
 
 /* Modes, per instruction. */
@@ -122,9 +123,17 @@ int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size
             op = i;
     if (strcmp(base, "barrier") == 0)
         op = OP_BAR;
-    /* Memory ordering: every access here is done in order, one thread after another. */
+    /* Memory ordering: every access here is done in order, one thread after another; the
+     * fence stays, for what it costs a GPU (its scope). */
     if (strcmp(base, "membar") == 0 || strcmp(base, "fence") == 0) {
-        in->op = OP_NOP;
+        in->op = OP_FENCE;
+        in->sub = FENCE_SYS;
+        for (char *m = strtok_r(NULL, ".", &save); m; m = strtok_r(NULL, ".", &save)) {
+            if (strcmp(m, "cta") == 0 || strncmp(m, "proxy", 5) == 0)
+                in->sub = FENCE_CTA;
+            else if (strcmp(m, "gl") == 0 || strcmp(m, "gpu") == 0 || strcmp(m, "cluster") == 0)
+                in->sub = FENCE_GPU;
+        }
         return 0;
     }
     if (strcmp(base, "brkpt") == 0)

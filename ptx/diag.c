@@ -39,6 +39,7 @@ typedef struct launch_counts {
     uint64_t shared_requests, shared_wavefronts;
     uint64_t global_requests, global_wavefronts, global_sectors;
     uint64_t l2_sectors; /* distinct 32-byte sectors each block touched, summed over blocks */
+    diag_costs costs;    /* diag_cost.c */
 } launch_counts;
 
 /* The sectors a block touched: open addressing on (block, sector), cleared every launch. */
@@ -99,6 +100,8 @@ void ptx_diag_free(ptx_diag *d)
     }
     free(d->entries);
     free(d->findings);
+    for (int i = 0; i < d->ncounts; i++)
+        diag_costs_done(&d->counts[i].costs);
     free(d->counts);
     free(d->touched.keys);
     diag_samples_free(d->samples);
@@ -234,8 +237,10 @@ void diag_launch(ptx_diag *d, const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block,
 
 void diag_launch_done(ptx_diag *d, uint64_t warp_instructions)
 {
-    if (d->ncounts)
+    if (d->ncounts) {
         d->counts[d->ncounts - 1].warp_instructions = warp_instructions;
+        diag_costs_done(&d->counts[d->ncounts - 1].costs);
+    }
 }
 
 void diag_sample_block(ptx_diag *d, ptx_dim3 block, uint64_t warp_instructions,
@@ -246,6 +251,12 @@ void diag_sample_block(ptx_diag *d, ptx_dim3 block, uint64_t warp_instructions,
 }
 
 static launch_counts *current(ptx_diag *d) { return d->ncounts ? &d->counts[d->ncounts - 1] : NULL; }
+
+diag_costs *diag_now_costs(ptx_diag *d)
+{
+    launch_counts *c = current(d);
+    return c ? &c->costs : NULL;
+}
 
 /* Adds (block, sector) to the set; true when it was not there. A set that cannot grow counts
  * every sector as new (the L2 estimate then errs high). */
@@ -374,6 +385,18 @@ static uint64_t distinct_bytes(const uint64_t *addr, uint32_t mask, unsigned siz
     return total;
 }
 
+static uint64_t block_index(const block_ctx *b)
+{
+    return ((uint64_t)b->ctaid.z * b->grid.y + b->ctaid.y) * b->grid.x + b->ctaid.x;
+}
+
+void diag_l2_sector(ptx_diag *d, const block_ctx *b, uint64_t sector)
+{
+    launch_counts *c = current(d);
+    if (c)
+        c->l2_sectors += touch(&d->touched, block_index(b), sector);
+}
+
 /* The model's counts of one global request: L1 handles it one 128-byte line per pass, at
  * most 128 bytes per pass; L2 sees each sector once per block (the block's L1 keeps it). */
 static void count_global(ptx_diag *d, const block_ctx *b, const uint64_t *sectors, int n,
@@ -384,14 +407,13 @@ static void count_global(ptx_diag *d, const block_ctx *b, const uint64_t *sector
         return;
     uint64_t lines[64];
     int nlines = 0;
-    uint64_t block = ((uint64_t)b->ctaid.z * b->grid.y + b->ctaid.y) * b->grid.x + b->ctaid.x;
     for (int i = 0; i < n; i++) {
         bool seen = false;
         for (int j = 0; j < nlines && !seen; j++)
             seen = lines[j] == sectors[i] / 4;
         if (!seen)
             lines[nlines++] = sectors[i] / 4;
-        c->l2_sectors += touch(&d->touched, block, sectors[i]);
+        diag_l2_sector(d, b, sectors[i]);
     }
     uint64_t minimum = (bytes + 127) / 128;
     c->global_requests++;
@@ -475,10 +497,13 @@ void diag_global_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t 
     uint64_t used = distinct_bytes(addr, mask, size);
     s->used += used;
     s->needed += (used + SECTOR_BYTES - 1) / SECTOR_BYTES;
-    if (b->e->code[pc].op == OP_LD)
+    if (b->e->code[pc].op == OP_LD) {
         now(d)->global_load_bytes += bytes;
-    else
+    } else {
         now(d)->global_store_bytes += bytes;
+        if (diag_now_costs(d))
+            diag_now_costs(d)->l2_store_sectors += (uint64_t)n;
+    }
 }
 
 void diag_async_copy(ptx_diag *d, const block_ctx *b, const uint64_t *from, const uint64_t *to,
@@ -595,7 +620,7 @@ void ptx_diag_write_json(const ptx_diag *d, FILE *out)
                 "\"dynamic_shared\": %llu, \"blocks\": %llu, \"blocks_run\": %llu, "
                 "\"warp_instructions\": %llu, \"shared_requests\": %llu, "
                 "\"shared_wavefronts\": %llu, \"global_requests\": %llu, "
-                "\"global_wavefronts\": %llu, \"global_sectors\": %llu, \"l2_sectors\": %llu}",
+                "\"global_wavefronts\": %llu, \"global_sectors\": %llu, \"l2_sectors\": %llu",
                 c->grid.x, c->grid.y, c->grid.z, c->block.x, c->block.y, c->block.z,
                 (unsigned long long)c->static_shared, (unsigned long long)c->dynamic_shared,
                 (unsigned long long)c->blocks, (unsigned long long)c->blocks_run,
@@ -603,6 +628,8 @@ void ptx_diag_write_json(const ptx_diag *d, FILE *out)
                 (unsigned long long)c->shared_wavefronts, (unsigned long long)c->global_requests,
                 (unsigned long long)c->global_wavefronts, (unsigned long long)c->global_sectors,
                 (unsigned long long)c->l2_sectors);
+        diag_costs_write_json(out, &c->costs);
+        fputc('}', out);
     }
     fprintf(out, "\n  ],\n  \"samples\": ");
     diag_samples_write(out, d->samples);

@@ -75,4 +75,50 @@ void diag_async_copy(ptx_diag *d, const block_ctx *b, const uint64_t *from, cons
                      uint32_t mask, unsigned size);
 void diag_flops(ptx_diag *d, uint64_t flops, uint64_t fmas);
 
+/* ---- what a launch's instructions cost a GPU beyond one issue slot each (diag_cost.c) -------- */
+/* The performance model's counts of one launch that are not plain traffic: each is of the
+ * blocks run, written in launch_counts under its field's name (docs/perfmodel.md). */
+typedef struct diag_costs {
+    uint64_t issue_slots;  /* the instructions as the GPU's compiler emits them (div.rn.f64: ~16) */
+    uint64_t fp64_ops;     /* warp instructions on the fp64 pipe (half the fp32 pipe's width) */
+    uint64_t xu_ops;       /* on the special-function and conversion pipe (a sixteenth of it) */
+    uint64_t local_requests, local_wavefronts; /* ld/st.local: lines of the interleaved layout */
+    uint64_t l2_store_sectors; /* sectors of every global store: L1 writes them through to L2 */
+    uint64_t atomic_requests, atomic_sectors;  /* global atom/red: sectors sent to L2's units */
+    /* The most atomic operations on one global address, among the addresses that one sampled
+     * block alone updated, and among those that several did (the whole grid's share of which
+     * the sample estimates); on one shared address of one block. */
+    uint64_t atomic_address_max_block, atomic_address_max_shared, shared_atomic_address_max;
+    uint64_t shared_atomic_requests, shared_atomic_wavefronts; /* passes, same-address lanes apart */
+    uint64_t fences_cta, fences_gpu, fences_sys;
+    uint64_t sleeps, sleep_ns; /* nanosleep: warp sleeps, and the longest lane's ns summed */
+    uint64_t clock_reads;  /* warp reads of %clock, %clock64 or %globaltimer */
+    /* Global loads a warp issued after a global store of its own: each waits for the store to
+     * reach L2 (a GPU keeps a thread's accesses in order). */
+    uint64_t store_load_waits;
+    struct diag_atomics *atomics; /* the addresses atomics updated, while the launch runs */
+} diag_costs;
+
+/* The current launch's costs (NULL before the first launch), and the launch's L2 count of a
+ * sector a block touched (counted once per block, as the L2 sectors of global accesses). */
+diag_costs *diag_now_costs(ptx_diag *d);
+void diag_l2_sector(ptx_diag *d, const block_ctx *b, uint64_t sector);
+/* One warp instruction issued, for the lanes in `exec`: its issue slots and pipes, and a clock
+ * read. */
+void diag_issue(ptx_diag *d, const ptx_insn *in, uint32_t exec);
+/* One warp-level ld/st.local: each lane's offset in its own local memory (`offsets`). */
+void diag_local_access(ptx_diag *d, const block_ctx *b, const warp *w, const uint64_t *offsets,
+                       uint32_t mask, unsigned size);
+/* One warp-level atom/red: each lane's address, in `space` (SP_GLOBAL or SP_SHARED). */
+void diag_atomic(ptx_diag *d, const block_ctx *b, const uint64_t *addr, uint32_t mask,
+                 unsigned space);
+/* A warp's global load (`load`) or store, for the loads that wait for an earlier store. */
+void diag_store_order(ptx_diag *d, warp *w, bool load);
+/* A nanosleep by the lanes in `mask`. */
+void diag_sleep(ptx_diag *d, const block_ctx *b, const warp *w, const ptx_insn *in, uint32_t mask);
+/* The launch ended: the busiest atomic addresses into its costs, and their table freed. */
+void diag_costs_done(diag_costs *c);
+/* The costs as JSON members of a launch's object, each after a comma. */
+void diag_costs_write_json(FILE *out, const diag_costs *c);
+
 #endif /* TILELAB_PTX_DIAG_H */

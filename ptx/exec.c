@@ -27,6 +27,11 @@ int ptx_stopf(block_ctx *b, const ptx_insn *in, const char *fmt, ...)
     return -1;
 }
 
+/* A block's warp instructions per nanosecond of %globaltimer under diagnosis: more than the
+ * performance model charges a clock-reading block (one cycle each, 1.98 per ns: its clock
+ * term), so that a wait for a time is predicted at least as long as it takes. */
+#define PTX_TIMER_ISSUES_PER_NS 4
+
 static uint64_t global_ns(void)
 {
     struct timespec ts;
@@ -57,7 +62,11 @@ static uint64_t special(const block_ctx *b, const warp *w, int lane, int sreg)
      * the same values, which a timing loop in a kernel needs and a test can rely on. */
     case SR_CLOCK: return (uint32_t)b->issued;
     case SR_CLOCK64: return b->issued;
-    case SR_GLOBALTIMER: return global_ns();
+    /* Under diagnosis the timer too follows the block's instructions: a wait for a time then
+     * costs the performance model what it costs a GPU, or more (the real time would depend on
+     * the interpreter's speed). */
+    case SR_GLOBALTIMER:
+        return b->diag ? b->timer_base + b->issued / PTX_TIMER_ISSUES_PER_NS : global_ns();
     case SR_LANEMASK_EQ: return UINT32_C(1) << lane;
     case SR_LANEMASK_LE: return (uint32_t)((UINT64_C(2) << lane) - 1);
     case SR_LANEMASK_LT: return (UINT32_C(1) << lane) - 1;
@@ -175,6 +184,8 @@ PTX_HOT static int run_warp(block_ctx *b, warp *w)
             }
             b->stats->warp_instructions++;
             b->issued++;
+            if (b->diag)
+                diag_issue(b->diag, in, exec);
             b->stats->thread_instructions += (uint64_t)(exec == mask ? lanes : __builtin_popcount(exec));
             int op = in->op;
             if (op == OP_BRA) {
@@ -287,6 +298,7 @@ static bool any_lane(const warp *w, int state)
 void ptx_block_begin(block_ctx *b, warp *warps)
 {
     b->epoch = 0;
+    b->timer_base = global_ns();
     b->warps = warps;
     memset(b->bars, 0, sizeof b->bars);
     ptx_shadow_reset(b);

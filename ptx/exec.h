@@ -59,6 +59,7 @@ typedef struct block_ctx {
     uint64_t issued;         /* warp instructions of this block so far: %clock reads it */
     uint32_t serial;         /* ptx_env.block_serial's: whose stores an answer's owner holds */
     uint64_t answer_words;   /* words of an answer's memory (ptx_region.owner) it stored */
+    uint64_t timer_base;     /* the host's time when the block began (%globaltimer) */
     bool parallel;           /* other blocks run at the same time: global atomics are atomic */
     ptx_error *err;
     const ptx_env *env;      /* checks; NULL or fields NULL when off */
@@ -121,6 +122,7 @@ typedef struct warp {
     bool spinning;     /* its last run ended back in a state it had been in, nothing written */
     uint64_t spin_stamp; /* the launch's change count that stayed still meanwhile, or NO_STAMP */
     uint64_t trips;      /* backward branches taken: loop trips, for the report of a stopped run */
+    bool stored_global;  /* under diagnosis: a global store since its last global load */
 } warp;
 
 /* What ptx_block_run returns when every warp that can run is spinning. */

@@ -35,6 +35,9 @@ typedef enum ptx_opcode {
     OP_SET, /* set.<cmp>.<dtype>.<stype>: a comparison's result as a value (half.c) */
     /* asynchronous copies and mbarrier objects (async.c) */
     OP_CPASYNC, OP_MBARRIER, OP_NANOSLEEP,
+    /* membar and fence: every access here is already done in order; the performance model
+     * charges what a GPU makes the warp wait (ptx_insn.sub: the scope) */
+    OP_FENCE,
     OP_COUNT
 } ptx_opcode;
 
@@ -59,7 +62,9 @@ enum {
     MOD_SATFINITE = 1 << 16, /* cvt.satfinite: infinities and overflows become the largest finite */
     MOD_FULL = 1 << 17,      /* div.full.f32 */
     MOD_ALU_SPECIAL = 1 << 18, /* set by the parser: vector moves, carries, halves, mufu.c's */
-    MOD_MACHINE_QUERY = 1 << 19 /* set by the parser: reads a clock or an SM's or warp slot's id */
+    MOD_MACHINE_QUERY = 1 << 19, /* set by the parser: reads a clock or an SM's or warp slot's id */
+    MOD_CALL_PARAM = 1 << 20     /* set by the parser: a call's parameter, kept in local memory here
+                                    and passed in registers on a GPU */
 };
 
 /* The mode of an instruction that has one (ptx_insn.sub). */
@@ -72,6 +77,10 @@ enum { SHFL_UP = 0, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
 enum { MATCH_ANY = 0, MATCH_ALL };
 enum { BAR_SYNC = 0, BAR_ARRIVE, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR }; /* bar.red.<op> last */
 enum { SETP_PLAIN = 0, SETP_AND, SETP_OR, SETP_XOR }; /* setp.<cmp>.<bool>: combined with c */
+/* A fence's scope: membar.cta and fence.*.cta (and proxy fences) order the block's own accesses;
+ * .gl, .gpu and .cluster wait for the device's memory; .sys for the host's too. An unknown
+ * scope is taken as the widest. */
+enum { FENCE_SYS = 0, FENCE_CTA, FENCE_GPU };
 /* cp.async.*: a copy of 4, 8 or 16 bytes, its groups, an mbarrier arrival when the thread's
  * copies are done; cp.async.bulk: a copy into shared memory that completes bytes of an
  * mbarrier's transaction count, or one out of shared memory in a bulk group. */

@@ -237,6 +237,7 @@ static void begin_block(launch *l, slot *s)
         w->nlanes = b->nthreads - w->base < 32 ? b->nthreads - w->base : 32;
         w->regs = s->regs + (size_t)k * 32 * (size_t)e->nregs;
         memset(w->pc, 0, sizeof w->pc);
+        w->stored_global = false;
         for (int lane = 0; lane < 32; lane++)
             w->state[lane] = lane < w->nlanes ? LANE_RUN : LANE_DONE;
     }

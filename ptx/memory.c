@@ -495,7 +495,10 @@ PTX_HOT int ptx_exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t 
                 store_bits(acc.ptr + (size_t)i * size, size,
                            ptx_operand_value(b, w, &in->ops[1 + i], lane));
         }
-        addrs[lane] = acc.addr;
+        /* A generic local address is the block's offset: the model wants the thread's. */
+        addrs[lane] = acc.space == SP_LOCAL && in->space != SP_LOCAL && b->e->local_bytes
+                          ? acc.addr % b->e->local_bytes
+                          : acc.addr;
         space = acc.space;
         done |= 1u << lane;
     }
@@ -504,6 +507,10 @@ PTX_HOT int ptx_exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t 
             diag_shared_access(b->diag, b, pc, addrs, done, total);
         else if (space == SP_GLOBAL)
             diag_global_access(b->diag, b, pc, addrs, done, total);
+        if (space == SP_GLOBAL)
+            diag_store_order(b->diag, w, load);
+        else if (space == SP_LOCAL && !(in->mods & MOD_CALL_PARAM))
+            diag_local_access(b->diag, b, w, addrs, done, total);
     }
     return 0;
 }
@@ -584,6 +591,9 @@ int ptx_exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, in
     unsigned size = ty_bytes(t);
     int has_dst = in->op == OP_ATOM;
     const ptx_operand *addr = &in->ops[has_dst];
+    uint64_t addrs[32];
+    uint32_t done = 0;
+    unsigned space = SP_GLOBAL;
     for (int lane = 0; lane < 32; lane++) {
         if (!(mask >> lane & 1))
             continue;
@@ -593,6 +603,9 @@ int ptx_exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, in
             return -1;
         if (rc > 0)
             continue;
+        addrs[lane] = acc.addr;
+        space = acc.space;
+        done |= 1u << lane;
         uint64_t v = ptx_operand_value(b, w, &in->ops[has_dst + 1], lane), old;
         uint64_t cmp = in->atomic == AT_CAS ? ptx_operand_value(b, w, &in->ops[has_dst + 2], lane) : 0;
         /* An atomic reads the word (an exchange only hands the old value back), then what it
@@ -613,5 +626,7 @@ int ptx_exec_atomic(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, in
         if (has_dst)
             w->regs[(size_t)in->ops[0].reg * 32 + (size_t)lane] = old;
     }
+    if (b->diag && done)
+        diag_atomic(b->diag, b, addrs, done, space);
     return 0;
 }

@@ -636,8 +636,10 @@ static int parse_instruction(parser *p, token first)
     if ((in.mods & MOD_PDEST) && in.op != OP_SETP && in.op != OP_SHFL && in.op != OP_MATCH)
         return ptx_parse_fail(p, op.line, "\"%s\" has no second destination (d|p)", op.text);
     /* ld/st.param on a call's own parameters: those live in the thread's local memory. */
-    if (in.space == SP_PARAM && p->last_address_kind == SYM_CALLPARAM)
+    if (in.space == SP_PARAM && p->last_address_kind == SYM_CALLPARAM) {
         in.space = SP_LOCAL;
+        in.mods |= MOD_CALL_PARAM;
+    }
     if (ptx_alu_special(&in))
         in.mods |= MOD_ALU_SPECIAL;
     if (reads_machine(&in))

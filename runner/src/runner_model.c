@@ -82,13 +82,11 @@ static void predict_range(const runner_program *p, cJSON *launches, int from, in
             .threads_per_block = (int)product3(l, "block"),
             .registers = regs > 0 ? regs : 0,
             .shared_bytes = u64_of(l, "static_shared") + u64_of(l, "dynamic_shared"),
-            .warp_instructions = u64_of(l, "warp_instructions"),
-            .shared_wavefronts = u64_of(l, "shared_wavefronts"),
-            .global_wavefronts = u64_of(l, "global_wavefronts"),
-            .l2_sectors = u64_of(l, "l2_sectors"),
             .dram_bytes = ((uint64_t)size.m * size.k + (uint64_t)size.k * size.n +
                            (uint64_t)size.m * size.n) * sizeof(float),
         };
+        for (int c = 0; pm_count_name(c); c++)
+            *pm_launch_count(&in, pm_count_name(c)) = u64_of(l, pm_count_name(c));
         pm_prediction pr;
         if (pm_predict(&in, &pr) != 0) {
             snprintf(out->detail, sizeof out->detail, "a launch of %.100s cannot run on an H100 "

@@ -59,7 +59,9 @@ verdicts() { # the verdicts of a journal's datasets, in order
     grep -o '"verdict":[[:space:]]*"[a-z-]*"' | sed 's/.*"\([a-z-]*\)"$/\1/' | tr '\n' ' ' | sed 's/ $//'
 }
 # expect ID COMPILE STATIC VERDICTS-REGEX PERF: yes (points), no (none), timed (a ratio to the
-# reference was measured or predicted, whatever points it gives)
+# reference was measured or predicted, whatever points it gives), max:P (at most P performance
+# points: what an H100 gives it, plus one), near:P (within 3 points of P, an H100's points for
+# an honest kernel)
 expect() {
   local id="$1" compile="$2" static="$3" want="$4" perf="$5" j v p
   j="$(journal "$id")"
@@ -72,6 +74,10 @@ expect() {
   case "$perf" in
     yes) awk -v p="$p" 'BEGIN { exit !(p > 0) }' || fail "$id: no performance points" ;;
     timed) grep -Eq '"ratio":[[:space:]]*[0-9.]*[1-9]' "$j" || fail "$id: not timed" ;;
+    max:*) awk -v p="$p" -v m="${perf#max:}" 'BEGIN { exit !(p != "" && p <= m) }' ||
+             fail "$id: performance $p, more than ${perf#max:} (an H100's points + 1)" ;;
+    near:*) awk -v p="$p" -v m="${perf#near:}" 'BEGIN { exit !(p != "" && p >= m - 3 && p <= m + 3) }' ||
+              fail "$id: performance $p, not within 3 points of an H100's ${perf#near:}" ;;
     *) [ "$p" = 0 ] || fail "$id: performance $p, expected 0" ;;
   esac
 }
@@ -149,6 +155,17 @@ grep -q 'more than grading allows (4 GiB)' "$(journal device_memory_over)" ||
 # Ten times the work it needs: slow, honest, and never stopped by the CPU backend's instruction
 # limit (a hundred times the reference's work); its performance ratio is low but measured.
 expect legit_ten_times_work 10 10 "$(all pass)" timed
+# The performance model's cost classes (perfmodel/calibration/h100-cost-classes.tsv has their
+# H100 times): an operation a GPU makes slow after every multiply-add earns no more points on
+# the CPU backend than on an H100 (plus one); the honest slow kernels earn their H100 points,
+# within 3. H100 points at 2048^3 (lab 02's rubric: 20 points, 0.2x to 0.8x of the reference).
+expect cost_atomic_same_address 10 10 "$(all pass)" max:1    # H100: 15 s, 0 points
+expect cost_threadfence_system 10 10 "$(all pass)" max:1     # 62.0 ms, 0 points
+expect cost_nanosleep 10 10 "$(all pass)" max:8.6            # 4.92 ms (0.43x), 7.6 points
+expect cost_local_array 10 10 "$(all pass)" max:1            # 106 ms, 0 points
+expect cost_double_divide 10 10 "$(all pass)" max:1          # 15.9 ms, 0 points
+expect cost_store_every_trip 10 10 "$(all pass)" near:8.9    # 4.53 ms (0.47x), 8.9 points
+expect cost_naive 10 0 "$(all pass)" near:15.5               # 3.18 ms (0.66x), 15.5 points
 expect touch_device_memory 10 10 "$(all crash)" no
 grep -q 'segmentation fault' "$(journal touch_device_memory)" || fail "touch_device_memory: the crash must say segmentation fault"
 expect wrong_parameters 10 10 "$never_pass" no

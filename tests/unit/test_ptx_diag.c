@@ -139,3 +139,155 @@ Test(ptx_diag, the_baselines_launches_are_kept_apart)
               "%s", json);
     free(json);
 }
+
+/* ---- the performance model's cost classes (diag_cost.c) ------------------------------------- */
+
+/* The first launch's count `name` in a diagnosis's JSON. */
+static uint64_t count_of(const char *json, const char *name)
+{
+    char key[64];
+    snprintf(key, sizeof key, "\"%s\": ", name);
+    const char *at = strstr(strstr(json, "\"launch_counts\""), key);
+    cr_assert_not_null(at, "no %s in %s", name, json);
+    return strtoull(at + strlen(key), NULL, 10);
+}
+
+/* The diagnosis of one launch of `decls` and `body` by `blocks` blocks of one warp each. */
+static char *costs_of(const char *decls, const char *body, unsigned blocks)
+{
+    static _Alignas(128) uint32_t out[64];
+    char *text = kernel_text(decls, body);
+    ptx_error err;
+    ptx_module *m = ptx_module_parse("test.ptx", text, strlen(text), &err);
+    free(text);
+    cr_assert_not_null(m, "%s", err.msg);
+    ptx_diag *d = ptx_diag_new();
+    ptx_region region = {(uint64_t)(uintptr_t)out, sizeof out, NULL, 1, NULL, NULL};
+    void *arg = out;
+    void *args[] = {&arg};
+    ptx_env env = {.regions = &region, .nregions = 1, .diag = d, .threads = 1};
+    cr_assert_eq(ptx_launch_env(ptx_module_entry(m, "k"), (ptx_dim3){blocks, 1, 1},
+                                (ptx_dim3){32, 1, 1}, args, 0, &env, NULL, &err), 0, "%s", err.msg);
+    return json_of(d, m);
+}
+
+Test(ptx_diag, an_expanded_instruction_counts_its_sass)
+{
+    /* A double division is ~20 issue cycles, 8 of them on the fp64 pipe and one on the
+     * special-function pipe; an add is one and one. Charged as one slot, the two would be
+     * the same. */
+    static const char set[] = "mov.f64 %fd2, 0d4000000000000000;\nmov.f64 %fd3, 0d4008000000000000;\n";
+    char body[256];
+    snprintf(body, sizeof body, "%sdiv.rn.f64 %%fd1, %%fd2, %%fd3;", set);
+    char *div = costs_of("", body, 1);
+    snprintf(body, sizeof body, "%sadd.f64 %%fd1, %%fd2, %%fd3;", set);
+    char *add = costs_of("", body, 1);
+    cr_assert_eq(count_of(div, "warp_instructions"), count_of(add, "warp_instructions"));
+    cr_assert_eq(count_of(div, "issue_slots") - count_of(add, "issue_slots"), 19u, "%s", div);
+    cr_assert_eq(count_of(div, "fp64_ops"), 8u);
+    cr_assert_eq(count_of(add, "fp64_ops"), 1u);
+    cr_assert_eq(count_of(div, "xu_ops"), 1u);
+    cr_assert_eq(count_of(add, "xu_ops"), 0u);
+    free(div);
+    free(add);
+    /* 64-bit integer division is a routine of some 70 half-rate instructions; by an immediate,
+     * a multiply and shifts. */
+    char *i64 = costs_of("", "cvt.u64.u32 %rd4, %r0;\nadd.u64 %rd4, %rd4, 3;\n"
+                             "div.u64 %rd5, %rd1, %rd4;", 1);
+    char *imm = costs_of("", "cvt.u64.u32 %rd4, %r0;\nadd.u64 %rd4, %rd4, 3;\n"
+                             "div.u64 %rd5, %rd1, 3;", 1);
+    cr_assert_gt(count_of(i64, "issue_slots"), count_of(imm, "issue_slots") + 100);
+    free(i64);
+    free(imm);
+}
+
+Test(ptx_diag, a_lane_indexed_local_array_is_a_line_per_lane)
+{
+    /* Local memory is interleaved by thread: the same index in every lane is one 128-byte
+     * line, an index per lane is 32 lines. */
+    static const char decls[] = ".local .align 4 .b8 buf[128];\n";
+    char *same = costs_of(decls, "mov.u64 %rd4, buf;\nst.local.u32 [%rd4], %r0;\n"
+                                 "ld.local.u32 %r2, [%rd4];", 1);
+    char *lane = costs_of(decls, "mov.u64 %rd4, buf;\nmul.wide.u32 %rd5, %r0, 4;\n"
+                                 "add.s64 %rd6, %rd4, %rd5;\nst.local.u32 [%rd6], %r0;\n"
+                                 "ld.local.u32 %r2, [%rd6];", 1);
+    cr_assert_eq(count_of(same, "local_requests"), 2u, "%s", same);
+    cr_assert_eq(count_of(same, "local_wavefronts"), 2u);
+    cr_assert_eq(count_of(lane, "local_wavefronts"), 64u, "%s", lane);
+    free(same);
+    free(lane);
+}
+
+Test(ptx_diag, a_calls_parameters_are_not_local_traffic)
+{
+    /* Arguments and results go through local memory here, through registers on a GPU. */
+    static const char text[] =
+        ".version 9.0\n.target sm_90\n.address_size 64\n"
+        ".func (.param .b32 func_retval0) twice(.param .b32 twice_param_0)\n{\n"
+        ".reg .b32 %r<3>;\nld.param.u32 %r1, [twice_param_0];\nadd.s32 %r2, %r1, %r1;\n"
+        "st.param.b32 [func_retval0+0], %r2;\nret;\n}\n"
+        ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+        "ld.param.u64 %rd1, [out];\nmov.u32 %r1, 21;\n"
+        "{\n.param .b32 param0;\nst.param.b32 [param0+0], %r1;\n.param .b32 retval0;\n"
+        "call.uni (retval0), twice, (param0);\nld.param.b32 %r2, [retval0+0];\n}\n"
+        "st.global.u32 [%rd1], %r2;\nret;\n}\n";
+    static _Alignas(128) uint32_t out[32];
+    ptx_error err;
+    ptx_module *m = ptx_module_parse("t.ptx", text, strlen(text), &err);
+    cr_assert_not_null(m, "%s", err.msg);
+    ptx_diag *d = ptx_diag_new();
+    cr_assert_eq(launch_checked(m, 32, out, sizeof out, 1, NULL, d, &err), 0, "%s", err.msg);
+    char *json = json_of(d, m);
+    cr_assert_eq(out[0], 42u);
+    cr_assert_eq(count_of(json, "local_requests"), 0u, "%s", json);
+    free(json);
+}
+
+Test(ptx_diag, atomics_are_counted_by_address)
+{
+    /* Every lane of both blocks adds to out[0]: 64 updates of one address by two blocks; each
+     * lane to its own word: one each, 4 sectors a warp. */
+    char *same = costs_of("", "atom.global.add.u32 %r2, [%rd1], 1;", 2);
+    cr_assert_eq(count_of(same, "atomic_address_max_shared"), 64u, "%s", same);
+    cr_assert_eq(count_of(same, "atomic_address_max_block"), 0u);
+    cr_assert_eq(count_of(same, "atomic_sectors"), 2u);
+    free(same);
+    char *own = costs_of("", "red.global.add.u32 [%rd3], 1;", 2);
+    cr_assert_eq(count_of(own, "atomic_address_max_block"), 1u, "%s", own);
+    cr_assert_eq(count_of(own, "atomic_address_max_shared"), 0u);
+    cr_assert_eq(count_of(own, "atomic_sectors"), 8u);
+    free(own);
+    /* On shared memory, lanes on one word take a pass each. */
+    static const char decls[] = ".shared .align 4 .b8 s[128];\n";
+    char *one = costs_of(decls, "mov.u32 %r3, s;\natom.shared.add.u32 %r2, [%r3], 1;", 1);
+    cr_assert_eq(count_of(one, "shared_atomic_wavefronts"), 32u, "%s", one);
+    cr_assert_eq(count_of(one, "shared_atomic_address_max"), 32u);
+    free(one);
+    char *spread = costs_of(decls, "mov.u32 %r3, s;\nshl.b32 %r4, %r0, 2;\nadd.s32 %r3, %r3, %r4;\n"
+                                   "atom.shared.add.u32 %r2, [%r3], 1;", 1);
+    cr_assert_eq(count_of(spread, "shared_atomic_wavefronts"), 1u, "%s", spread);
+    free(spread);
+}
+
+Test(ptx_diag, fences_sleeps_and_clocks_are_counted)
+{
+    char *json = costs_of("", "membar.cta;\nmembar.gl;\nmembar.sys;\nfence.sc.gpu;\n"
+                              "fence.proxy.async;\nfence.acq_rel.sys;\nnanosleep.u32 %r0;\n"
+                              "nanosleep.u32 100;\nmov.u64 %rd4, %clock64;", 1);
+    cr_assert_eq(count_of(json, "fences_cta"), 2u, "%s", json);
+    cr_assert_eq(count_of(json, "fences_gpu"), 2u);
+    cr_assert_eq(count_of(json, "fences_sys"), 2u);
+    cr_assert_eq(count_of(json, "sleeps"), 2u);
+    cr_assert_eq(count_of(json, "sleep_ns"), 31u + 100u); /* the longest lane's, each time */
+    cr_assert_eq(count_of(json, "clock_reads"), 1u);
+    free(json);
+}
+
+Test(ptx_diag, a_load_after_a_store_waits_once)
+{
+    char *json = costs_of("", "st.global.u32 [%rd3], %r0;\nld.global.u32 %r2, [%rd3];\n"
+                              "ld.global.u32 %r4, [%rd3];\nst.global.u32 [%rd3], %r2;", 1);
+    cr_assert_eq(count_of(json, "store_load_waits"), 1u, "%s", json);
+    cr_assert_eq(count_of(json, "l2_store_sectors"), 8u); /* every store's 4 sectors */
+    free(json);
+}
