@@ -43,6 +43,9 @@ typedef struct pm_launch {
     uint64_t sleeps, sleep_ns; /* nanosleep: warp sleeps, and the longest lane's ns summed */
     uint64_t clock_reads;
     uint64_t store_load_waits; /* global loads after a global store of the same warp */
+    /* The most warp instructions one block of the sample issued (0: unknown): where blocks
+     * differ, the busiest SM may get the costliest as well as its share of the mean. */
+    uint64_t max_block_warp_instructions;
 } pm_launch;
 
 /* The counts above from warp_instructions on, by the names the CPU backend's launch_counts

@@ -153,9 +153,17 @@ int pm_predict(const pm_launch *l, pm_prediction *out)
     out->warps_per_scheduler = v.warps / H100_SCHEDULERS_PER_SM;
     double hidden = out->warps_per_scheduler / PM_WARPS_TO_HIDE_LATENCY;
     hidden = hidden > 1 ? 1 : hidden;
+    /* Blocks that differ in cost: the busiest SM's share may hold the costliest block the
+     * sample saw besides its share of the mean (one per SM, which is what a rare slow block
+     * costs where a GPU's last blocks finish). Its own units scale by that much. */
+    double mean = (double)l->warp_instructions * v.per_block;
+    double spread = 1;
+    if (mean > 0 && (double)l->max_block_warp_instructions > mean)
+        spread = (v.share - 1 + (double)l->max_block_warp_instructions / mean) / v.share;
     /* Per scheduler: the PTX's instructions as the compiler keeps them, plus what the
      * expansions of multi-instruction ones add; the slow pipes at their rates. */
-    double per_scheduler = v.share * v.per_block / (H100_SCHEDULERS_PER_SM * H100_CLOCK_HZ);
+    double per_scheduler = spread * v.share * v.per_block /
+                           (H100_SCHEDULERS_PER_SM * H100_CLOCK_HZ);
     double extra = l->issue_slots > l->warp_instructions
                        ? (double)(l->issue_slots - l->warp_instructions) : 0;
     double issue = ((double)l->warp_instructions * PM_SASS_PER_PTX_INSTRUCTION + extra) *
@@ -166,7 +174,8 @@ int pm_predict(const pm_launch *l, pm_prediction *out)
                         (double)l->global_wavefronts * PM_GLOBAL_LSU_SHARE +
                         (double)l->local_wavefronts * PM_LOCAL_WAVEFRONT_CYCLES +
                         (double)l->shared_atomic_wavefronts * PM_SHARED_ATOMIC_PASS_WAVEFRONTS;
-    double lsu = v.share * v.per_block * lsu_cycles / (H100_LSU_WAVEFRONTS_PER_CYCLE * H100_CLOCK_HZ);
+    double lsu = spread * v.share * v.per_block * lsu_cycles /
+                 (H100_LSU_WAVEFRONTS_PER_CYCLE * H100_CLOCK_HZ);
     double grid = (double)l->blocks * v.per_block;
     out->unit_ms[PM_BOUND_ISSUE] = issue / hidden * 1e3;
     out->unit_ms[PM_BOUND_FP64] = fp64 / hidden * 1e3;

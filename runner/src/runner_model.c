@@ -87,6 +87,7 @@ static void predict_range(const runner_program *p, cJSON *launches, int from, in
         };
         for (int c = 0; pm_count_name(c); c++)
             *pm_launch_count(&in, pm_count_name(c)) = u64_of(l, pm_count_name(c));
+        in.max_block_warp_instructions = u64_of(l, "max_block_warp_instructions");
         pm_prediction pr;
         if (pm_predict(&in, &pr) != 0) {
             snprintf(out->detail, sizeof out->detail, "a launch of %.100s cannot run on an H100 "
@@ -111,6 +112,25 @@ static void predict_range(const runner_program *p, cJSON *launches, int from, in
         snprintf(out->detail, sizeof out->detail, "no kernel was launched");
     else
         out->gflops = 2.0 * size.m * size.k * size.n / (out->ms * 1e6);
+}
+
+/* Each sampled launch of `launches` gains "max_block_warp_instructions": the most any of its
+ * sampled blocks issued (the model's spread of block costs). */
+static void note_block_spread(cJSON *launches, const cJSON *samples)
+{
+    const cJSON *b;
+    cJSON_ArrayForEach(b, samples) {
+        const cJSON *of = cJSON_GetObjectItemCaseSensitive(b, "launch");
+        cJSON *l = cJSON_IsNumber(of) ? cJSON_GetArrayItem(launches, of->valueint) : NULL;
+        if (!l)
+            continue;
+        uint64_t issued = u64_of(b, "warp_instructions");
+        cJSON *most = cJSON_GetObjectItemCaseSensitive(l, "max_block_warp_instructions");
+        if (!most)
+            cJSON_AddNumberToObject(l, "max_block_warp_instructions", (double)issued);
+        else if ((double)issued > most->valuedouble)
+            cJSON_SetNumberValue(most, (double)issued);
+    }
 }
 
 static int int_at(const cJSON *array, int i)
@@ -240,6 +260,7 @@ static int try_predict(const runner_config *c, const runner_program *p, const ru
         return 0;
     }
     int n = cJSON_GetArraySize(*launches);
+    note_block_spread(*launches, samples);
     predict_range(p, *launches, 0, n, size, out);
     if (out->ok &&
         !sample_checks(&launch, *launches, samples, 0, n, out->detail, sizeof out->detail)) {
@@ -341,6 +362,7 @@ static int try_predict_program(const runner_config *c, const runner_program *p,
                  tl_verdict_name(v), res.detail);
     } else if (rc == 0) {
         *nlaunches = cJSON_GetArraySize(launches);
+        note_block_spread(launches, cJSON_GetObjectItemCaseSensitive(diag, "samples"));
         predict_range(p, launches, 0, *nlaunches, d->size, out);
         if (out->ok && !sample_checks(&res.calls[CAPLOG_CALL_PROGRAM], launches,
                                       cJSON_GetObjectItemCaseSensitive(diag, "samples"), 0,

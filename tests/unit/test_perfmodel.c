@@ -326,3 +326,22 @@ Test(perfmodel, a_damaged_cubin_is_read_safely)
     }
     free(data);
 }
+
+Test(perfmodel, a_costlier_block_in_the_sample_costs_the_busiest_sm)
+{
+    /* Blocks alike: the most one block issued is the mean, nothing changes. Blocks that differ:
+     * the busiest SM (124 blocks of the 16384) gets the costliest besides its share. */
+    pm_launch l = tiled();
+    pm_prediction even, same, uneven;
+    cr_assert_eq(pm_predict(&l, &even), 0);
+    l.max_block_warp_instructions = l.warp_instructions / l.blocks_run;
+    cr_assert_eq(pm_predict(&l, &same), 0);
+    cr_assert_float_eq(same.ms, even.ms, 1e-9);
+    /* One sampled block issued 50 times the mean's instructions. */
+    l.max_block_warp_instructions = 50 * (l.warp_instructions / l.blocks_run);
+    cr_assert_eq(pm_predict(&l, &uneven), 0);
+    double share = ceil(16384.0 / 132);
+    double want = (share - 1 + 50) / share; /* the LSU-bound time scales by this */
+    cr_assert(uneven.ms > even.ms * (1 + 0.9 * (want - 1)), "%.3f ms, even %.3f ms, want x%.2f",
+              uneven.ms, even.ms, want);
+}
