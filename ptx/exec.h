@@ -28,10 +28,20 @@
 
 /* What a block knows about one 4-byte word of shared memory under diagnosis: its last writer
  * and last reader, with the barrier epoch of each access. A conflicting access by a thread of
- * another warp in the same epoch (no barrier in between) is a race. */
+ * another warp in the same epoch (no barrier in between) is a race; so is one by another lane
+ * of the same warp that no __syncwarp() has ordered after it, which the lanes' clocks tell
+ * (warpsync.c): each access keeps its lane's own clock then, and the bytes of the word it
+ * touched (lanes of a warp often store neighbouring bytes or halves of one word). */
 struct shadow_word {
-    int32_t wtid, wepoch, wpc;
-    int32_t rtid, repoch, rpc;
+    int32_t wepoch, wpc, repoch, rpc;
+    uint32_t wclock, rclock;
+    int16_t wtid, rtid; /* a block has at most 1024 threads */
+    /* The low bits of the block's warp instruction that wrote (block_ctx.issued), to tell the
+     * lanes of one store apart from two stores: a store exactly 65536·n instructions earlier
+     * passes for the same one (a race missed, never one made up). 32 bytes in all: the
+     * diagnosis's time goes with this record's size. */
+    uint16_t wissue;
+    uint8_t wbytes, rbytes; /* bit i: byte i of the word */
 };
 
 #define PTX_BARRIERS 16 /* bar.sync 0..15 */
