@@ -13,6 +13,7 @@ static const char *const opcode_names[OP_COUNT] = {
     [OP_SELP] = "selp", [OP_RCP] = "rcp",     [OP_SQRT] = "sqrt",   [OP_RSQRT] = "rsqrt",
     [OP_EX2] = "ex2",   [OP_LG2] = "lg2",     [OP_SIN] = "sin",     [OP_COS] = "cos",
     [OP_BRA] = "bra",   [OP_BAR] = "bar",     [OP_RET] = "ret",     [OP_EXIT] = "exit",
+    [OP_WARPSYNC] = "bar.warp.sync",
     [OP_ATOM] = "atom", [OP_RED] = "red",   [OP_CALL] = "call",
     [OP_POPC] = "popc", [OP_CLZ] = "clz",     [OP_BREV] = "brev",   [OP_BFIND] = "bfind",
     [OP_BFE] = "bfe",   [OP_BFI] = "bfi",     [OP_PRMT] = "prmt",   [OP_SHF] = "shf",
@@ -200,7 +201,7 @@ int ptx_decode_opcode(const char *word, ptx_insn *in, char *why, size_t why_size
         } else if (op == OP_BAR && strcmp(m, "red") == 0) {
             /* bar.red.<op>: the operation that follows says which */
         } else if (strcmp(m, "warp") == 0 && op == OP_BAR) {
-            in->op = OP_NOP; /* bar.warp.sync: warps run in lockstep here */
+            in->op = OP_WARPSYNC; /* bar.warp.sync */
         } else if (op == OP_SHF && (strcmp(m, "clamp") == 0 || strcmp(m, "wrap") == 0)) {
             in->mods |= m[0] == 'c' ? MOD_CLAMP : 0;
         } else if (op == OP_BFIND && strcmp(m, "shiftamt") == 0) {

@@ -14,6 +14,7 @@ typedef struct finding {
     ptx_dim3 block, thread, thread2;
     bool has_thread2;
     bool baseline; /* in a launch of lab 05's given baseline (ptx_diag_set_baseline) */
+    bool within_warp; /* a race between lanes of one warp (diag_race_finding) */
     char detail[DIAG_DETAIL_MAX];
 } finding;
 
@@ -154,34 +155,71 @@ bool diag_count_known(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx
     return f != NULL;
 }
 
-void diag_finding(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx_insn *in,
-                  const ptx_insn *in2, int tid, int tid2, const char *detail)
+/* Who a finding was first seen by, and what it says. */
+static void describe(finding *f, const block_ctx *b, int tid, int tid2, const char *detail)
 {
-    if (diag_count_known(d, kind, b, in, in2))
-        return;
-    int line = in ? in->line : 0, line2 = in2 ? in2->line : 0;
-    const char *file = file_of(b->e, in);
+    snprintf(f->kernel, sizeof f->kernel, "%.120s", b->e->name);
+    f->block = b->ctaid;
+    f->thread = thread_of(b, tid);
+    f->has_thread2 = tid2 >= 0;
+    f->thread2 = tid2 >= 0 ? thread_of(b, tid2) : (ptx_dim3){0, 0, 0};
+    snprintf(f->detail, sizeof f->detail, "%s", detail);
+}
+
+static finding *add(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx_insn *in,
+                    const ptx_insn *in2, int tid, int tid2, const char *detail)
+{
     d->errors++;
     finding *nf = realloc(d->findings, (size_t)(d->nfindings + 1) * sizeof *nf);
     if (!nf)
-        return;
+        return NULL;
     d->findings = nf;
     finding *f = &nf[d->nfindings++];
     memset(f, 0, sizeof *f);
     f->kind = kind;
-    f->file = file;
-    f->line = line;
-    f->line2 = line2;
+    f->file = file_of(b->e, in);
+    f->line = in ? in->line : 0;
+    f->line2 = in2 ? in2->line : 0;
     f->count = 1;
     f->baseline = d->baseline;
-    snprintf(f->kernel, sizeof f->kernel, "%.120s", b->e->name);
-    f->block = b->ctaid;
-    f->thread = thread_of(b, tid);
-    if (tid2 >= 0) {
-        f->thread2 = thread_of(b, tid2);
-        f->has_thread2 = true;
+    describe(f, b, tid, tid2, detail);
+    return f;
+}
+
+void diag_finding(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx_insn *in,
+                  const ptx_insn *in2, int tid, int tid2, const char *detail)
+{
+    if (!diag_count_known(d, kind, b, in, in2))
+        add(d, kind, b, in, in2, tid, tid2, detail);
+}
+
+bool diag_race_known(ptx_diag *d, const block_ctx *b, const ptx_insn *in, const ptx_insn *in2,
+                     bool within_warp)
+{
+    finding *f = known(d, DK_RACE, b, in, in2);
+    if (!f || (f->within_warp && !within_warp))
+        return false;
+    d->errors++;
+    f->count++;
+    return true;
+}
+
+void diag_race_finding(ptx_diag *d, const block_ctx *b, const ptx_insn *in, const ptx_insn *in2,
+                       int tid, int tid2, bool within_warp, const char *detail)
+{
+    finding *f = known(d, DK_RACE, b, in, in2);
+    if (!f) {
+        f = add(d, DK_RACE, b, in, in2, tid, tid2, detail);
+        if (f)
+            f->within_warp = within_warp;
+        return;
     }
-    snprintf(f->detail, sizeof f->detail, "%s", detail);
+    d->errors++;
+    f->count++;
+    if (f->within_warp && !within_warp) {
+        describe(f, b, tid, tid2, detail);
+        f->within_warp = false;
+    }
 }
 
 static entry_sites *entry_of(ptx_diag *d, const ptx_entry *e)
@@ -538,7 +576,9 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-/* The submission's findings before the given baseline's, each most severe first. */
+/* The submission's findings before the given baseline's, each most severe first; races
+ * between warps before races within one (the __syncthreads() that a race between warps
+ * lacks often orders the lanes of each warp at those lines too). */
 static int by_severity(const void *a, const void *b)
 {
     const finding *x = a, *y = b;
@@ -546,6 +586,8 @@ static int by_severity(const void *a, const void *b)
         return (int)x->baseline - (int)y->baseline;
     if (x->kind != y->kind)
         return (int)x->kind - (int)y->kind;
+    if (x->within_warp != y->within_warp)
+        return (int)x->within_warp - (int)y->within_warp;
     return x->line - y->line;
 }
 

@@ -29,11 +29,28 @@ void diag_finding(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx_ins
  * when there is none yet (then the caller makes it, with a detail worth building once). */
 bool diag_count_known(ptx_diag *d, diag_kind kind, const block_ctx *b, const ptx_insn *in,
                       const ptx_insn *in2);
-/* A race between two warps' accesses to one shared word (diag_race.c): a finding whose detail
- * names the __syncthreads() that is missing, by its lines. `what` says which accesses met. */
-void diag_shared_race(block_ctx *b, int pc1, int pc2, int tid1, int tid2, const char *what);
+/* Races: as diag_count_known and diag_finding, except that a finding made for lanes of one
+ * warp gives way to a race between warps at the same lines: its count goes on, its detail and
+ * threads become the new one's (the __syncthreads() that fixes that fixes both). */
+bool diag_race_known(ptx_diag *d, const block_ctx *b, const ptx_insn *in, const ptx_insn *in2,
+                     bool within_warp);
+void diag_race_finding(ptx_diag *d, const block_ctx *b, const ptx_insn *in, const ptx_insn *in2,
+                       int tid, int tid2, bool within_warp, const char *detail);
+/* Race and uninitialized-read checks of one lane's access of `size` bytes at shared offset
+ * `off`, before it is made (diag_race.c): a read, or a write of the bytes `stored` (NULL: not
+ * known). Atomics are not recorded: against each other they never race. */
+void diag_shared_history(block_ctx *b, const warp *w, int lane, int pc, uint64_t off,
+                         unsigned size, bool write, const uint8_t *stored);
+/* Which accesses met: the earlier one's, then the later one's. */
+typedef enum race_kind { RACE_WRITE_WRITE = 0, RACE_READ_WRITE, RACE_WRITE_READ } race_kind;
+/* A race between two accesses to one shared word, pc1's (by thread tid1) before pc2's (tid2)
+ * (diag_race.c): threads of two warps with no barrier between, or lanes of one warp
+ * (`within_warp`) with no __syncwarp() either. A finding whose detail names the
+ * __syncthreads() or __syncwarp() that is missing, by its lines. */
+void diag_shared_race(block_ctx *b, int pc1, int pc2, int tid1, int tid2, race_kind kind,
+                      bool within_warp);
 /* The longest detail text a finding keeps. */
-#define DIAG_DETAIL_MAX 320
+#define DIAG_DETAIL_MAX 400
 
 /* A launch begins: `blocks_run` of its blocks will run (all, or a sample). */
 void diag_launch(ptx_diag *d, const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block,

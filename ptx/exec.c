@@ -3,7 +3,8 @@
  * Each lane has its own program counter. A warp issues the instruction at the lowest program
  * counter among its running lanes, for every lane standing there (the others wait), so lanes
  * that took different sides of a branch run one side after the other and reconverge where the
- * sides meet. bar.sync parks a lane until every lane of the block that has not exited arrives.
+ * sides meet. bar.sync parks a lane until every lane of the block that has not exited arrives;
+ * bar.warp.sync one until the lanes of its mask arrive (warpsync.c).
  * Instructions are decoded once (parse.c); here each is one switch, then a loop over lanes. */
 #include "diag.h"
 
@@ -162,8 +163,11 @@ PTX_HOT static int run_warp(block_ctx *b, warp *w)
         uint32_t mask;
         int other;
         int pc = pick(w, &mask, &other);
-        if (pc < 0)
+        if (pc < 0) {
+            if (ptx_warp_sync_stalled(b, w))
+                continue;
             return 0;
+        }
         int lanes = __builtin_popcount(mask);
         for (;;) {
             if (pc >= ncode) {
@@ -248,6 +252,8 @@ PTX_HOT static int run_warp(block_ctx *b, warp *w)
                     rc = ptx_exec_warp(b, w, in, exec);
                 else if (op >= OP_CPASYNC)
                     rc = ptx_exec_async(b, w, in, exec, pc);
+                else if (op == OP_WARPSYNC)
+                    rc = ptx_warp_sync(b, w, in, exec);
                 else
                     rc = ptx_exec_alu(b, w, in, exec);
                 if (b->diag && (in->mods & MOD_MACHINE_QUERY))
@@ -260,13 +266,15 @@ PTX_HOT static int run_warp(block_ctx *b, warp *w)
                     diag_flops(b->diag, fused ? 2 * lanes_run : lanes_run, fused ? lanes_run : 0);
                 }
             }
-            if (rc == PTX_YIELD) {
-                /* A wait that failed, or a sleep: the other warps run first. */
+            if (rc != 0) {
+                if (rc != PTX_YIELD && rc != PTX_WAITS)
+                    return -1;
                 set_pcs(w, mask, pc + 1);
-                return 0;
+                /* A wait that failed, or a sleep: the other warps run first. */
+                if (rc == PTX_YIELD)
+                    return 0;
+                break; /* PTX_WAITS: lanes parked at a __syncwarp(); the others run on */
             }
-            if (rc != 0)
-                return -1;
             pc++;
             if (pc >= other) {
                 /* Other lanes wait here (or earlier, after a loop): let them join. */
@@ -302,6 +310,7 @@ void ptx_block_begin(block_ctx *b, warp *warps)
     b->warps = warps;
     memset(b->bars, 0, sizeof b->bars);
     ptx_shadow_reset(b);
+    ptx_lane_clocks_reset(b);
     ptx_async_reset(b);
     ptx_spin_reset(warps, b->nwarps);
     b->global_writes_seen = b->global_writes;

@@ -28,10 +28,20 @@
 
 /* What a block knows about one 4-byte word of shared memory under diagnosis: its last writer
  * and last reader, with the barrier epoch of each access. A conflicting access by a thread of
- * another warp in the same epoch (no barrier in between) is a race. */
+ * another warp in the same epoch (no barrier in between) is a race; so is one by another lane
+ * of the same warp that no __syncwarp() has ordered after it, which the lanes' clocks tell
+ * (warpsync.c): each access keeps its lane's own clock then, and the bytes of the word it
+ * touched (lanes of a warp often store neighbouring bytes or halves of one word). */
 struct shadow_word {
-    int32_t wtid, wepoch, wpc;
-    int32_t rtid, repoch, rpc;
+    int32_t wepoch, wpc, repoch, rpc;
+    uint32_t wclock, rclock;
+    int16_t wtid, rtid; /* a block has at most 1024 threads */
+    /* The low bits of the block's warp instruction that wrote (block_ctx.issued), to tell the
+     * lanes of one store apart from two stores: a store exactly 65536·n instructions earlier
+     * passes for the same one (a race missed, never one made up). 32 bytes in all: the
+     * diagnosis's time goes with this record's size. */
+    uint16_t wissue;
+    uint8_t wbytes, rbytes; /* bit i: byte i of the word */
 };
 
 #define PTX_BARRIERS 16 /* bar.sync 0..15 */
@@ -66,6 +76,10 @@ typedef struct block_ctx {
     ptx_diag *diag;          /* diagnosis: record errors and go on */
     int32_t epoch;           /* barriers completed in this block, for race detection */
     struct shadow_word *shadow; /* per shared word, under diagnosis */
+    /* Under diagnosis (warpsync.c): per thread, its clock, and PTX_WARP_SIZE clocks, what it
+     * knows of each other lane's of its warp through the __syncwarp()s they passed together.
+     * Apart: every access reads its own clock, few read the others'. */
+    uint32_t *lane_clocks, *lane_known;
     uint64_t static_words;   /* words of static shared memory (the dynamic ones follow) */
     uint64_t host_params[8]; /* 64-bit parameters that are not device memory (host pointers?) */
     int host_param_index[8];
@@ -107,8 +121,9 @@ typedef struct block_ctx {
     bool past_deadline;
 } block_ctx;
 
-/* A lane's state: running, waiting at a barrier, or done (exited, or not part of the block). */
-enum { LANE_RUN = 0, LANE_BAR, LANE_DONE };
+/* A lane's state: running, waiting at a barrier, done (exited, or not part of the block), or
+ * waiting at a bar.warp.sync for lanes of its warp that have not reached one (warpsync.c). */
+enum { LANE_RUN = 0, LANE_BAR, LANE_DONE, LANE_WSYNC };
 
 typedef struct warp {
     int base;          /* the block's thread index of lane 0 */
@@ -123,6 +138,8 @@ typedef struct warp {
     uint64_t spin_stamp; /* the launch's change count that stayed still meanwhile, or NO_STAMP */
     uint64_t trips;      /* backward branches taken: loop trips, for the report of a stopped run */
     bool stored_global;  /* under diagnosis: a global store since its last global load */
+    uint32_t wsync_waiting;  /* lanes that reached a bar.warp.sync not yet complete */
+    uint32_t wsync_mask[32]; /* the member mask each of them named */
 } warp;
 
 /* What ptx_block_run returns when every warp that can run is spinning. */
@@ -209,6 +226,15 @@ int ptx_exec_carry(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 int ptx_exec_bits(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 /* activemask, vote, shfl, redux, match: the lanes in `mask` together (warp.c). */
 int ptx_exec_warp(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
+/* bar.warp.sync by the lanes in `exec` (warpsync.c): 0 when every one of them goes on, or
+ * PTX_WAITS when some wait (parked) for lanes their member mask names; the warp picks again. */
+#define PTX_WAITS 2
+int ptx_warp_sync(block_ctx *b, warp *w, const ptx_insn *in, uint32_t exec);
+/* No lane of w can run: lanes parked at a bar.warp.sync go on all the same, as if the lanes
+ * they wait for had come. False when none was parked. */
+bool ptx_warp_sync_stalled(block_ctx *b, warp *w);
+/* Under diagnosis, a new block: no lane has synchronised with another yet. */
+void ptx_lane_clocks_reset(block_ctx *b);
 /* bar.sync, bar.arrive, bar.red by the lanes in `mask` (barrier.c). */
 int ptx_bar_arrive(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 /* No lane can run and some wait at barriers: a report (or, under diagnosis, a finding and the

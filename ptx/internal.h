@@ -24,7 +24,9 @@ typedef enum ptx_opcode {
     OP_ADD, OP_SUB, OP_MUL, OP_MAD, OP_FMA, OP_DIV, OP_REM, OP_MIN, OP_MAX, OP_ABS, OP_NEG,
     OP_AND, OP_OR, OP_XOR, OP_NOT, OP_SHL, OP_SHR, OP_SETP, OP_SELP,
     OP_RCP, OP_SQRT, OP_RSQRT, OP_EX2, OP_LG2, OP_SIN, OP_COS,
-    OP_BRA, OP_BAR, OP_RET, OP_EXIT,
+    OP_BRA, OP_BAR,
+    OP_WARPSYNC, /* bar.warp.sync (__syncwarp): the lanes its member mask names (warpsync.c) */
+    OP_RET, OP_EXIT,
     OP_ATOM, OP_RED, OP_CALL,
     /* bits */
     OP_POPC, OP_CLZ, OP_BREV, OP_BFIND, OP_BFE, OP_BFI, OP_PRMT, OP_SHF, OP_COPYSIGN, OP_SAD,

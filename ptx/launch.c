@@ -146,6 +146,8 @@ static void slot_free(slot *s, int nwarps)
     if (s->warps)
         ptx_spin_free(s->warps, nwarps);
     free(s->b.shadow);
+    free(s->b.lane_clocks);
+    free(s->b.lane_known);
     free(s->b.mbar_valid);
     free(s->regs);
     free(s->warps);
@@ -204,8 +206,12 @@ static slot *slot_new(launch *l)
     if (b->diag) {
         b->static_words = (b->shared_bytes + 3) / 4;
         b->shadow = malloc((b->static_words + (b->dynamic_bytes + 3) / 4 + 1) * sizeof *b->shadow);
+        b->lane_clocks = malloc((size_t)b->nwarps * PTX_WARP_SIZE * sizeof *b->lane_clocks);
+        b->lane_known = malloc((size_t)b->nwarps * PTX_WARP_SIZE * PTX_WARP_SIZE *
+                               sizeof *b->lane_known);
     }
-    if (!b->shared || !b->local || !s->warps || !s->regs || (b->diag && !b->shadow)) {
+    if (!b->shared || !b->local || !s->warps || !s->regs ||
+        (b->diag && (!b->shadow || !b->lane_clocks || !b->lane_known))) {
         slot_free(s, l->nwarps);
         return NULL;
     }
@@ -238,6 +244,7 @@ static void begin_block(launch *l, slot *s)
         w->regs = s->regs + (size_t)k * 32 * (size_t)e->nregs;
         memset(w->pc, 0, sizeof w->pc);
         w->stored_global = false;
+        w->wsync_waiting = 0;
         for (int lane = 0; lane < 32; lane++)
             w->state[lane] = lane < w->nlanes ? LANE_RUN : LANE_DONE;
     }

@@ -1,5 +1,6 @@
 /* Loads, stores and atomics: address resolution with bounds checks, and under diagnosis the
- * shared-memory race and uninitialized-read detectors and the access figures. */
+ * uninitialized-global-read detector and the access figures (shared-memory races and
+ * uninitialized shared reads: diag_race.c). */
 #include "diag.h"
 
 #include <pthread.h>
@@ -13,15 +14,6 @@ typedef struct access {
     uint64_t addr;  /* shared offset, or global address */
     const ptx_region *region;
 } access;
-
-void ptx_shadow_reset(block_ctx *b)
-{
-    if (!b->shadow)
-        return;
-    uint64_t words = b->static_words + (b->dynamic_bytes + 3) / 4;
-    for (uint64_t i = 0; i < words; i++)
-        b->shadow[i] = (struct shadow_word){-1, -1, -1, -1, -1, -1};
-}
 
 /* The allocation holding [a, a+size), or the nearest one (*inside false). */
 static const ptx_region *find_region(const ptx_env *env, uint64_t a, unsigned size, bool *inside)
@@ -253,46 +245,6 @@ static void store_bits(void *p, unsigned size, uint64_t v)
     }
 }
 
-/* Race and uninitialized-read checks of one lane's shared access. */
-static void shared_history(block_ctx *b, const warp *w, int lane, int pc, uint64_t off,
-                           unsigned size, bool write)
-{
-    /* The system's reserved region: cooperative groups synchronise their use of it with
-     * atomics and acquire loads, which the barrier epochs here do not see. */
-    if (b->e->reserved_shared && off >= b->reserved_offset &&
-        off < b->reserved_offset + PTX_RESERVED_SHARED_CAP)
-        return;
-    uint64_t first = off >= PTX_DYNAMIC_SHARED_BASE
-                         ? b->static_words + (off - PTX_DYNAMIC_SHARED_BASE) / 4
-                         : off / 4;
-    int tid = w->base + lane;
-    const ptx_insn *code = b->e->code;
-    for (uint64_t i = 0; i < (size + 3) / 4; i++) {
-        struct shadow_word *s = &b->shadow[first + i];
-        if (write) {
-            if (s->wepoch == b->epoch && s->wtid / 32 != tid / 32)
-                diag_shared_race(b, s->wpc, pc, s->wtid, tid,
-                            "threads of two warps write the same shared word");
-            else if (s->repoch == b->epoch && s->rtid / 32 != tid / 32)
-                diag_shared_race(b, s->rpc, pc, s->rtid, tid,
-                            "one warp reads a shared word (first line) and another overwrites "
-                            "it (second line)");
-            *s = (struct shadow_word){tid, b->epoch, pc, s->rtid, s->repoch, s->rpc};
-        } else {
-            if (s->wepoch < 0)
-                diag_finding(b->diag, DK_UNINIT_SHARED, b, &code[pc], NULL, tid, -1,
-                             "reads a shared word that no thread of the block has written");
-            else if (s->wepoch == b->epoch && s->wtid / 32 != tid / 32)
-                diag_shared_race(b, s->wpc, pc, s->wtid, tid,
-                            "one warp writes a shared word (first line) and another reads it "
-                            "(second line)");
-            s->rtid = tid;
-            s->repoch = b->epoch;
-            s->rpc = pc;
-        }
-    }
-}
-
 /* A store of `size` bytes at offset `at` of an answer's memory: each 4-byte word it touches
  * counts once for the storing block, however often the block stores it (a running sum kept in
  * P is one word). */
@@ -480,21 +432,23 @@ PTX_HOT int ptx_exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t 
                     w->regs[(size_t)in->ops[i].reg * 32 + (size_t)lane] = ~UINT64_C(0);
             continue;
         }
+        uint8_t stored[4 * sizeof(uint64_t)]; /* a store's bytes, as they will land */
+        if (!load)
+            for (int i = 0; i < nv; i++)
+                store_bits(stored + (size_t)i * size, size,
+                           ptx_operand_value(b, w, &in->ops[1 + i], lane));
         if (b->diag) {
             if (acc.space == SP_SHARED && b->shadow)
-                shared_history(b, w, lane, pc, acc.addr, total, !load);
+                diag_shared_history(b, w, lane, pc, acc.addr, total, !load, load ? NULL : stored);
             else if (acc.space == SP_GLOBAL)
                 global_history(b, w, lane, pc, &acc, total, !load);
         }
-        if (load) {
+        if (load)
             for (int i = 0; i < nv; i++)
                 w->regs[(size_t)in->ops[i].reg * 32 + (size_t)lane] =
                     load_bits(acc.ptr + (size_t)i * size, size, sgn);
-        } else {
-            for (int i = 0; i < nv; i++)
-                store_bits(acc.ptr + (size_t)i * size, size,
-                           ptx_operand_value(b, w, &in->ops[1 + i], lane));
-        }
+        else
+            memcpy(acc.ptr, stored, total);
         /* A generic local address is the block's offset: the model wants the thread's. */
         addrs[lane] = acc.space == SP_LOCAL && in->space != SP_LOCAL && b->e->local_bytes
                           ? acc.addr % b->e->local_bytes
@@ -529,7 +483,7 @@ int ptx_access_lane(block_ctx *b, const warp *w, const ptx_insn *in, const ptx_o
     if (b->diag && mode != PTX_ACCESS_SYNC) {
         bool write = mode == PTX_ACCESS_WRITE;
         if (acc.space == SP_SHARED && b->shadow)
-            shared_history(b, w, lane, pc, acc.addr, size, write);
+            diag_shared_history(b, w, lane, pc, acc.addr, size, write, NULL);
         else if (acc.space == SP_GLOBAL)
             global_history(b, w, lane, pc, &acc, size, write);
     }

@@ -633,6 +633,9 @@ static int parse_instruction(parser *p, token first)
     if (expected >= 0 && (in.nops != expected || in.ops[0].kind != OPK_REG))
         return ptx_parse_fail(p, op.line, "\"%s\" takes %d operands, the first a register (found %d)",
                     op.text, expected, in.nops);
+    if (in.op == OP_WARPSYNC &&
+        (in.nops != 1 || (in.ops[0].kind != OPK_REG && in.ops[0].kind != OPK_IMM)))
+        return ptx_parse_fail(p, op.line, "\"%s\" takes one operand, the member mask", op.text);
     if ((in.mods & MOD_PDEST) && in.op != OP_SETP && in.op != OP_SHFL && in.op != OP_MATCH)
         return ptx_parse_fail(p, op.line, "\"%s\" has no second destination (d|p)", op.text);
     /* ld/st.param on a call's own parameters: those live in the thread's local memory. */

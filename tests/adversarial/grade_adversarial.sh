@@ -126,6 +126,8 @@ expect ld_const_anywhere 10 10 "$(all unsafe)" no
 expect detect_checks 10 10 "$(all unsafe)" no
 expect skip_large 10 10 "$(all pass)" no
 grep -q 'machine query at template.cu' "$(journal detect_checks)" || fail "detect_checks: the finding must name the query"
+expect warp_sync_race 10 10 "$(all unsafe)" no
+grep -q 'shared-memory race at template.cu' "$(journal warp_sync_race)" || fail "warp_sync_race: the finding must be the race"
 expect memcpy_to_symbol 10 10 "$(all refused)" no
 expect managed_memory 10 10 "$(all refused)" no
 expect huge_malloc 10 10 "$(all refused)" no

@@ -126,6 +126,50 @@ Test(ptx_barrier, bad_counts_and_ids_are_refused)
     cr_assert(strstr(err.msg, "barrier 16 does not exist") != NULL, "%s", err.msg);
 }
 
+/* Divergent __syncwarp()s (compute capability 7.0 and later): each side of a branch has its
+ * own bar.warp.sync; the lanes that reach theirs first wait there until the other side's
+ * lanes reach theirs. Lanes 0-15 store t, 16-31 store t + 100; each then reads the word of its
+ * partner in the other half, which must have been stored. */
+static const char divergent_exchange[] =
+    "mov.u32 %r9, sh;\nshl.b32 %r10, %r0, 2;\nadd.u32 %r11, %r9, %r10;\n"
+    "setp.lt.u32 %p1, %r0, 16;\n@!%p1 bra HIGH;\n"
+    "st.shared.u32 [%r11], %r0;\nbar.warp.sync -1;\nld.shared.u32 %r2, [%r11+64];\nbra END;\n"
+    "HIGH:\nadd.u32 %r4, %r0, 100;\nst.shared.u32 [%r11], %r4;\nbar.warp.sync -1;\n"
+    "ld.shared.u32 %r2, [%r11+-64];\nEND:";
+
+Test(ptx_barrier, divergent_syncwarps_wait_for_each_other)
+{
+    uint32_t out[LANES];
+    ptx_error err;
+    cr_assert_eq(block_run(".shared .align 4 .b8 sh[128];\n", divergent_exchange, LANES, out,
+                           &err), 0, "%s", err.msg);
+    for (unsigned t = 0; t < LANES; t++)
+        cr_assert_eq(out[t], t < 16 ? t + 16 + 100 : t - 16, "lane %u: %u", t, out[t]);
+}
+
+Test(ptx_barrier, a_syncwarp_does_not_wait_for_lanes_that_exited)
+{
+    /* Lanes 16-31 return; the others' __syncwarp() (all 32 named) completes without them. */
+    uint32_t out[LANES];
+    ptx_error err;
+    cr_assert_eq(block_run("", "setp.ge.u32 %p1, %r0, 16;\n@%p1 ret;\nbar.warp.sync -1;\n"
+                           "mov.u32 %r2, 5;", LANES, out, &err), 0, "%s", err.msg);
+    cr_assert_eq(out[3], 5u);
+}
+
+Test(ptx_barrier, a_syncwarp_whose_lanes_never_come_goes_on)
+{
+    /* Lanes 0-15 wait at a __syncwarp() the others never reach (they wait at a __syncthreads()
+     * instead; undefined on a GPU): the run does not hang, every thread reaches the end. */
+    uint32_t out[64];
+    ptx_error err;
+    cr_assert_eq(block_run("", "and.b32 %r8, %r0, 31;\nsetp.lt.u32 %p1, %r8, 16;\n"
+                           "@%p1 bar.warp.sync -1;\nbar.sync 0;\nmov.u32 %r2, 6;", 64, out, &err),
+                 0, "%s", err.msg);
+    cr_assert_eq(out[0], 6u);
+    cr_assert_eq(out[63], 6u);
+}
+
 /* Blocks on several threads: the same results as one after another, atomics that lose no
  * update, and the same first failing block. */
 static int launch_on(const char *body, unsigned grid, unsigned block, uint32_t *out, int threads,

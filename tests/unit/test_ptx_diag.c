@@ -291,3 +291,171 @@ Test(ptx_diag, a_load_after_a_store_waits_once)
     cr_assert_eq(count_of(json, "l2_store_sectors"), 8u); /* every store's 4 sectors */
     free(json);
 }
+
+/* The diagnosis of one block of `threads` running `body` over sh (256 bytes of shared
+ * memory), as JSON (malloc'd). */
+static char *diagnosis_of_shared(const char *body, unsigned threads)
+{
+    static _Alignas(128) uint32_t out[64];
+    ptx_diag *d = ptx_diag_new();
+    cr_assert_not_null(d);
+    char *text = kernel_text(".shared .align 4 .b8 sh[256];\n", body);
+    ptx_error err;
+    ptx_module *m = ptx_module_parse("test.ptx", text, strlen(text), &err);
+    free(text);
+    cr_assert_not_null(m, "%s", err.msg);
+    cr_assert_eq(launch_checked(m, threads, out, sizeof out, 1, NULL, d, &err), 0, "%s", err.msg);
+    return json_of(d, m);
+}
+
+/* Races between lanes of one warp. Each lane stores its tid to sh[tid] (line 10) and, after
+ * what `between` puts there, reads the word of lane tid ^ `partner` (line 12). */
+static char *lanes_exchange(const char *between, unsigned partner, unsigned threads)
+{
+    char body[2048];
+    snprintf(body, sizeof body,
+             "mov.u32 %%r9, sh;\nshl.b32 %%r10, %%r0, 2;\nadd.u32 %%r11, %%r9, %%r10;\n"
+             "xor.b32 %%r12, %%r0, %u;\nshl.b32 %%r12, %%r12, 2;\nadd.u32 %%r13, %%r9, %%r12;\n"
+             "and.b32 %%r8, %%r0, 31;\n"
+             ".loc 1 10 1\nst.shared.u32 [%%r11], %%r0;\n%s\n"
+             ".loc 1 12 1\nld.shared.u32 %%r2, [%%r13];\nst.global.u32 [%%rd3], %%r2;",
+             partner, between);
+    return diagnosis_of_shared(body, threads);
+}
+
+static int errors_in(const char *json)
+{
+    const char *at = strstr(json, "\"errors\": ");
+    cr_assert_not_null(at, "%s", json);
+    return atoi(at + strlen("\"errors\": "));
+}
+
+Test(ptx_diag, a_lane_reading_another_lanes_store_with_nothing_between_races)
+{
+    char *json = lanes_exchange("", 1, 32);
+    cr_assert_gt(errors_in(json), 0, "%s", json);
+    cr_assert(strstr(json, "\"kind\": \"shared-memory race\", \"file\": \"test.ptx\", \"line\": 10, "
+                           "\"line2\": 12,") != NULL, "%s", json);
+    cr_assert(strstr(json, "\"detail\": \"lanes 1 and 0 of warp 0: one writes a shared word "
+                           "(first line) and the other reads it (second line) with no "
+                           "__syncwarp() between them; lanes of a warp are not in lockstep "
+                           "since Volta (sm_70): a __syncwarp() is missing between line 10 and "
+                           "line 12\"") != NULL, "%s", json);
+    free(json);
+}
+
+Test(ptx_diag, a_syncwarp_or_a_barrier_orders_the_lanes)
+{
+    const char *between[] = {"bar.warp.sync -1;", "mov.u32 %r4, -1;\nbar.warp.sync %r4;",
+                             "bar.sync 0;"};
+    for (size_t i = 0; i < sizeof between / sizeof *between; i++) {
+        char *json = lanes_exchange(between[i], 1, 32);
+        cr_assert_eq(errors_in(json), 0, "%s: %s", between[i], json);
+        free(json);
+    }
+}
+
+Test(ptx_diag, shuffles_votes_match_and_redux_order_nothing)
+{
+    /* They exchange registers, not memory: the lanes' accesses stay unordered (the CUDA C++
+     * Programming Guide: they "do not imply a memory barrier"), and alone they are no race. */
+    const char *collectives = "shfl.sync.bfly.b32 %r4|%p1, %r0, 1, 31, -1;\n"
+                              "vote.sync.ballot.b32 %r5, %p1, -1;\n"
+                              "match.any.sync.b32 %r6, %r8, -1;\n"
+                              "redux.sync.add.u32 %r14, %r8, -1;";
+    char *json = lanes_exchange(collectives, 1, 32);
+    cr_assert_gt(errors_in(json), 0, "%s", json);
+    cr_assert(strstr(json, "a __syncwarp() is missing between line 10 and line 12") != NULL,
+              "%s", json);
+    free(json);
+    json = diagnosis_of(collectives, (uint32_t[32]){0}, 32 * sizeof(uint32_t));
+    cr_assert_eq(errors_in(json), 0, "%s", json);
+    free(json);
+}
+
+Test(ptx_diag, a_syncwarp_orders_only_the_lanes_of_its_mask)
+{
+    /* Each half of the warp syncs on its own: lanes 0 and 1 are ordered, lanes 0 and 16 not. */
+    const char *halves = "setp.lt.u32 %p1, %r8, 16;\n.loc 1 11 1\n@%p1 bar.warp.sync 0x0000ffff;\n"
+                         "@!%p1 bar.warp.sync 0xffff0000;";
+    char *json = lanes_exchange(halves, 1, 32);
+    cr_assert_eq(errors_in(json), 0, "%s", json);
+    free(json);
+    json = lanes_exchange(halves, 16, 32);
+    cr_assert_gt(errors_in(json), 0, "%s", json);
+    cr_assert(strstr(json, "lanes 16 and 0 of warp 0: one writes a shared word (first line) and "
+                           "the other reads it (second line): the __syncwarp(0xffff0000) at line "
+                           "11 leaves lane 0 out;") != NULL, "%s", json);
+    free(json);
+}
+
+Test(ptx_diag, a_race_between_warps_restates_one_within_a_warp)
+{
+    /* 64 threads read sh[tid ^ 33]: lane 0 of warp 0 reads lane 1's store first (within the
+     * warp), then warp 1's lanes read warp 0's stores at the same two lines (between warps). The
+     * finding at lines 10 and 12 is the one between warps, counted with the other. */
+    char *json = lanes_exchange("", 33, 64);
+    const char *at = strstr(json, "\"line\": 10, \"line2\": 12,");
+    cr_assert_not_null(at, "%s", json);
+    const char *end = strchr(at, '}');
+    cr_assert(strstr(at, "one warp writes a shared word (first line) and another reads it") < end,
+              "%s", json);
+    free(json);
+    json = lanes_exchange("", 1, 64);
+    cr_assert(strstr(json, "lanes 1 and 0 of warp 0") != NULL, "%s", json);
+    free(json);
+}
+
+/* The errors of one warp running `body` over sh. */
+static int errors_of_warp(const char *body)
+{
+    char *json = diagnosis_of_shared(body, 32);
+    int n = errors_in(json);
+    free(json);
+    return n;
+}
+
+Test(ptx_diag, atomics_on_one_word_do_not_race)
+{
+    cr_assert_eq(errors_of_warp("mov.u32 %r9, sh;\natom.shared.add.u32 %r4, [%r9], 1;\n"
+                                "red.shared.add.u32 [%r9], 2;\natom.shared.exch.b32 %r5, [%r9], 3;"),
+                 0);
+}
+
+Test(ptx_diag, lanes_storing_parts_of_one_word_do_not_race)
+{
+    /* Lane t stores byte t (a char array: four lanes per word), then reads it back; likewise
+     * halves. Reading a neighbour's byte, though, is a race. */
+    const char *mine = "mov.u32 %r9, sh;\nadd.u32 %r10, %r9, %r0;\nst.shared.u8 [%r10], %r0;\n"
+                       "ld.shared.u8 %r2, [%r10];\nshl.b32 %r11, %r0, 1;\nadd.u32 %r12, %r9, %r11;\n"
+                       "st.shared.u16 [%r12+64], %r0;\nld.shared.u16 %r2, [%r12+64];";
+    cr_assert_eq(errors_of_warp(mine), 0);
+    cr_assert_gt(errors_of_warp("mov.u32 %r9, sh;\nadd.u32 %r10, %r9, %r0;\n"
+                                "st.shared.u8 [%r10], %r0;\nld.shared.u8 %r2, [%r10+1];"), 0);
+}
+
+Test(ptx_diag, one_store_of_many_lanes_to_one_word_is_no_race)
+{
+    /* One instruction whose lanes all store to one word: one of them wins, on every GPU. Two
+     * instructions storing different values to it from different lanes, though, race; the
+     * same value, whichever goes last, leaves the same word. */
+#define TWO_STORES(a, b)                                                                        \
+    "mov.u32 %r9, sh;\nsetp.eq.u32 %p1, %r0, 0;\nsetp.eq.u32 %p2, %r0, 1;\n"                      \
+    "@%p1 st.shared.u32 [%r9], " a ";\n@%p2 st.shared.u32 [%r9], " b ";"
+    cr_assert_eq(errors_of_warp("mov.u32 %r9, sh;\nst.shared.u32 [%r9], %r0;"), 0);
+    cr_assert_gt(errors_of_warp(TWO_STORES("%r0", "%r0")), 0);
+    cr_assert_eq(errors_of_warp(TWO_STORES("7", "7")), 0);
+#undef TWO_STORES
+}
+
+Test(ptx_diag, divergent_syncwarps_order_their_lanes)
+{
+    /* Each half stores, syncs at its own __syncwarp() and reads the other half's word. */
+    cr_assert_eq(errors_of_warp("mov.u32 %r9, sh;\nshl.b32 %r10, %r0, 2;\n"
+                                "add.u32 %r11, %r9, %r10;\nsetp.lt.u32 %p1, %r0, 16;\n"
+                                "@!%p1 bra HIGH;\nst.shared.u32 [%r11], %r0;\nbar.warp.sync -1;\n"
+                                "ld.shared.u32 %r2, [%r11+64];\nbra END;\nHIGH:\n"
+                                "st.shared.u32 [%r11], %r0;\nbar.warp.sync -1;\n"
+                                "ld.shared.u32 %r2, [%r11+-64];\nEND:"),
+                 0);
+}
