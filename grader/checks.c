@@ -159,6 +159,11 @@ double rubric_performance_share(const rubric *r, double ratio)
     return share < 0 ? 0 : share > 1 ? 1 : share;
 }
 
+double grader_scored_ratio(double ratio, bool predicted)
+{
+    return predicted ? ratio * (1 - GRADER_PREDICTED_MARGIN) : ratio;
+}
+
 static bool matches(const char *text, const char *pattern, int *line)
 {
     regex_t re;

@@ -299,14 +299,17 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
         }
     }
     double ratio = student_ms > 0 && c->reference_ms > 0 ? c->reference_ms / student_ms : 0;
-    double frac = rubric_performance_share(r, ratio);
+    bool model = c->o->backend == RUNNER_CPU;
+    double scored = grader_scored_ratio(ratio, model);
+    double frac = rubric_performance_share(r, scored);
     char size[48];
     snprintf(size, sizeof size, "%dx%dx%d", c->perf.size.m, c->perf.size.k, c->perf.size.n);
     cJSON *perf = cJSON_AddObjectToObject(e, "performance");
     cJSON_AddNumberToObject(perf, "student_ms", student_ms);
     cJSON_AddNumberToObject(perf, "reference_ms", c->reference_ms);
     cJSON_AddNumberToObject(perf, "ratio", ratio);
-    cJSON_AddBoolToObject(perf, "predicted", c->o->backend == RUNNER_CPU);
+    cJSON_AddNumberToObject(perf, "scored_ratio", scored);
+    cJSON_AddBoolToObject(perf, "predicted", model);
     if (predicted.ok)
         cJSON_AddStringToObject(perf, "bound", pm_bound_name(predicted.bound));
     cJSON_AddStringToObject(perf, "dataset", size);
@@ -319,8 +322,9 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
     if (student_ms > 0 && predicted.ok)
         len = snprintf(detail, sizeof detail, "predicted for an H100 by the performance model (CPU "
                  "backend): %.2fx the reference's speed at %s (%.3f ms against %.3f ms; bound "
-                 "by %s)", ratio, size, student_ms, c->reference_ms,
-                 pm_bound_name(predicted.bound));
+                 "by %s), scored as %.2fx (the model's margin of %.0f %%)", ratio, size,
+                 student_ms, c->reference_ms, pm_bound_name(predicted.bound), scored,
+                 GRADER_PREDICTED_MARGIN * 100);
     else if (student_ms > 0)
         len = snprintf(detail, sizeof detail, "%.2fx the reference's speed on a %s dataset made for "
                  "this grading (%d timed runs, every result checked)", ratio, size,

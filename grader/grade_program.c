@@ -75,7 +75,9 @@ static cJSON *program_performance(const grade_context *c, const runner_config *c
         snprintf(detail, sizeof detail, "%s: %.800s", tl_verdict_name(res.verdict), res.detail);
     }
     double ratio = student_ms > 0 && c->reference_ms > 0 ? c->reference_ms / student_ms : 0;
-    double frac = rubric_performance_share(r, ratio);
+    bool model = c->o->backend == RUNNER_CPU && c->o->lab;
+    double scored = grader_scored_ratio(ratio, model);
+    double frac = rubric_performance_share(r, scored);
     double share = c->nds ? (double)passed / c->nds : 1;
     char size[48];
     snprintf(size, sizeof size, "%dx%dx%d", c->perf.size.m, c->perf.size.k, c->perf.size.n);
@@ -84,8 +86,9 @@ static cJSON *program_performance(const grade_context *c, const runner_config *c
     if (student_ms > 0 && predicted.ok)
         snprintf(detail, sizeof detail, "predicted for an H100 by the performance model (CPU "
                  "backend): %.2fx the reference's speed at %s (the program's kernels, %.3f ms "
-                 "against %.3f ms; bound by %s)%s", ratio, size, student_ms, c->reference_ms,
-                 pm_bound_name(predicted.bound), scaled);
+                 "against %.3f ms; bound by %s), scored as %.2fx (the model's margin of %.0f "
+                 "%%)%s", ratio, size, student_ms, c->reference_ms,
+                 pm_bound_name(predicted.bound), scored, GRADER_PREDICTED_MARGIN * 100, scaled);
     else if (student_ms > 0)
         snprintf(detail, sizeof detail, "%.2fx the reference's speed on a %s dataset made for "
                  "this grading (the program's kernels, %d timed runs, every answer checked)%s",
@@ -94,7 +97,8 @@ static cJSON *program_performance(const grade_context *c, const runner_config *c
     cJSON_AddNumberToObject(perf, "student_ms", student_ms);
     cJSON_AddNumberToObject(perf, "reference_ms", c->reference_ms);
     cJSON_AddNumberToObject(perf, "ratio", ratio);
-    cJSON_AddBoolToObject(perf, "predicted", c->o->backend == RUNNER_CPU && c->o->lab);
+    cJSON_AddNumberToObject(perf, "scored_ratio", scored);
+    cJSON_AddBoolToObject(perf, "predicted", model);
     if (predicted.ok)
         cJSON_AddStringToObject(perf, "bound", pm_bound_name(predicted.bound));
     cJSON_AddStringToObject(perf, "dataset", c->o->lab ? size : "");

@@ -65,6 +65,12 @@ int rubric_read(const char *path, rubric *r, tl_error *err);
 /* The share (0..1) of the performance points a speed ratio (reference / student time) earns:
  * none at or below performance_zero, all at or above performance_full, by the curve between. */
 double rubric_performance_share(const rubric *r, double ratio);
+/* The ratio the points are taken at. A measured ratio as it is; a predicted one (the CPU
+ * backend's model) GRADER_PREDICTED_MARGIN lower: the model's speed relative to the reference
+ * errs by up to about that much either way on honest kernels (docs/perfmodel.md's table), and
+ * the CPU backend must never give more points than a GPU. */
+#define GRADER_PREDICTED_MARGIN 0.10
+double grader_scored_ratio(double ratio, bool predicted);
 
 /* plain_cuda's reading of a submission's PTX, as the grader's build made it: how many tensor-core
  * instructions it has (`detail` names the first: kernel, PTX line, opcode, or says there is

@@ -261,7 +261,10 @@ static __device__ float fma_asm(float a, float b, float c)\
     r="$(col "$gb" $s 'leaderboard rank')"
     [ "$r" -ge 3 ] && [ "$r" -le 6 ] || fail "$s: rank $r"
   done
-  [ "$(col "$gb" gus performance)" = 40 ] || fail "gus: $(col "$gb" gus performance) speed points"
+  # the reference's own file: full points on a GPU; on the CPU backend its predicted 1.00x is
+  # scored 10 % lower (the model's margin: 40 log(0.9 / 0.1) / log(10) = 38.17)
+  full=40; [ "$backend" = gpu ] || full=38.17
+  [ "$(col "$gb" gus performance)" = "$full" ] || fail "gus: $(col "$gb" gus performance) speed points, expected $full"
   ana_points="$(col "$gb" ana performance)"
   awk -v p="$ana_points" 'BEGIN { exit !(p > 0 && p < 20) }' || fail "ana: $ana_points speed points"
   grep -q '<td>-</td><td>ivy</td><td colspan="4">unranked: wrong</td>' "$work/out/report.html" \
@@ -389,8 +392,9 @@ leaderboard)
     || fail "the summary's leaderboard"
   grep -Eq '^ +1 twin +[0-9.]+ +[0-9.]+ +[0-9.]+x  2026-11-20T09:00:00Z$' "$work/stdout" \
     || fail "the summary's first place"
-  # the log curve: bob (all datasets pass) gets 20 * log(ratio / 0.1) / log(10)
-  ratio="$(grep -A3 '"performance":' "$work/out/journal/bob.json" | grep -o '"ratio":[[:space:]]*[0-9.e+-]*' | sed 's/.*:[[:space:]]*//')"
+  # the log curve: bob (all datasets pass) gets 20 * log(ratio / 0.1) / log(10), at the ratio
+  # scored (on the CPU backend the model's prediction less its margin)
+  ratio="$(grep -A5 '"performance":' "$work/out/journal/bob.json" | grep -o '"scored_ratio":[[:space:]]*[0-9.e+-]*' | sed 's/.*:[[:space:]]*//')"
   awk -v r="$ratio" -v p="$(col "$gb" bob performance)" \
     'BEGIN { want = 20 * log(r / 0.1) / log(10); exit !(r > 0.1 && r < 1 && (p - want)^2 < 0.0001) }' \
     || fail "bob: performance $(col "$gb" bob performance) for a ratio of $ratio on the log curve"

@@ -137,3 +137,14 @@ Test(performance_share, linear_is_the_shipped_rule)
         cr_assert_float_eq(rubric_performance_share(&r, ratio), old, 1e-12, "ratio %g", ratio);
     }
 }
+
+Test(performance_share, a_predicted_ratio_is_scored_below_a_measured_one)
+{
+    /* The model's margin: a predicted 0.72x scores as 0.648x, a measured one as it is; no
+     * ratio is scored higher for being predicted. */
+    cr_assert_float_eq(grader_scored_ratio(0.72, false), 0.72, 1e-12);
+    cr_assert_float_eq(grader_scored_ratio(0.72, true), 0.72 * (1 - GRADER_PREDICTED_MARGIN), 1e-12);
+    for (double r = 0.05; r < 3; r += 0.05)
+        cr_assert_leq(grader_scored_ratio(r, true), grader_scored_ratio(r, false));
+    cr_assert_eq(grader_scored_ratio(0, true), 0);
+}
