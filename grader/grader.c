@@ -490,7 +490,13 @@ int grade_prepare(grade_context *c, tl_error *err)
         return -1;
     uint64_t seed = seeds[0];
     c->perf = (runner_dataset){.generated = true, .seed = seed, .size = o->perf_size};
-    c->model = (runner_model_run){c->perf, seeds[1]};
+    /* The model counts no further than a kernel that still earns speed points runs: twice
+     * the work at the rubric's performance_zero. */
+    double slowdown = c->r.performance_zero > 0 ? 2 / c->r.performance_zero : RUNNER_MODEL_SLOWDOWN_MAX;
+    c->model = (runner_model_run){c->perf, seeds[1],
+                                  slowdown < RUNNER_MODEL_SLOWDOWN ? RUNNER_MODEL_SLOWDOWN
+                                  : slowdown > RUNNER_MODEL_SLOWDOWN_MAX   ? RUNNER_MODEL_SLOWDOWN_MAX
+                                                                   : slowdown};
     /* One more dataset, made for this grading: a small shape that no tile divides, replayed
      * with the safety checks on as every small dataset is. */
     if (c->nds < GRADE_MAX_DATASETS && !o->program) {

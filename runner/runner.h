@@ -308,6 +308,9 @@ typedef struct runner_replay_opts {
                                  the product: its verdict means nothing); 0: all */
     bool sample_last;         /* sample only each call's last launch; those before run whole */
     uint64_t sample_seed;     /* which blocks: a grading's secret draw (ptx_env.sample_seed) */
+    double slowdown;          /* CPU: a launch may run this many times the reference's work
+                                 before the instruction limit stops it (0: REPLAY_CPU_SLOWDOWN,
+                                 the backstop of a verdict; the model's counts need less) */
     const char *save_output;  /* write the first run's P here (tilelab binary) */
     /* A profiler to run the replayer under (ncu ...; NULL-terminated), outside the sandbox
      * since it needs the GPU's counters; its output joins kernel_output. NULL: none. */
@@ -372,6 +375,7 @@ typedef struct runner_program_opts {
     int sample_blocks;
     bool sample_last;
     uint64_t sample_seed;
+    double slowdown; /* as runner_replay_opts.slowdown */
 } runner_program_opts;
 #define RUNNER_PROGRAM_SAFETY_MAX_ELEMENTS 4000000
 /* How much more the checks' replay may take than a plain one (limits and time). */
@@ -434,7 +438,16 @@ typedef struct runner_prediction {
 typedef struct runner_model_run {
     runner_dataset data; /* generated: the inputs the counts are taken on, and their size */
     uint64_t sample_seed;
+    /* How many times the reference's work the counted launches may run (runner_replay_opts):
+     * a kernel slower than a rubric pays any points for earns none, so counting need not go
+     * further (the grader: twice 1 / performance_zero); 0: RUNNER_MODEL_SLOWDOWN. */
+    double slowdown;
 } runner_model_run;
+/* The counts' limit where no rubric says: twice what the kit's rubrics' lowest performance_zero
+ * (0.1, lab 06's log curve) allows. */
+#define RUNNER_MODEL_SLOWDOWN 20.0
+/* ... and never more than a verdict's backstop allows (REPLAY_CPU_SLOWDOWN). */
+#define RUNNER_MODEL_SLOWDOWN_MAX 100.0
 /* RUNNER_MODEL_SEED's inputs of this size and its draw. */
 runner_model_run runner_model_fixed(tl_size size);
 /* The size `run` predicts at where no lab names one (each lab's is its tl_lab.perf, the

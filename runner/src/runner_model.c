@@ -27,6 +27,11 @@ static uint64_t product3(const cJSON *o, const char *key)
     return p;
 }
 
+static double model_slowdown(const runner_model_run *m)
+{
+    return m->slowdown > 0 ? m->slowdown : RUNNER_MODEL_SLOWDOWN;
+}
+
 /* The launches of one replay, in order, from its diagnosis (NULL when it wrote none), and its
  * sampled blocks (*samples, NULL when none). */
 static cJSON *replay_launches(const runner_config *c, const runner_program *p,
@@ -49,7 +54,8 @@ static cJSON *replay_launches(const runner_config *c, const runner_program *p,
     runner_replay_opts opts = {.time = false, .baseline = baseline, .diagnose = path,
                                .launch_only = true,
                                .sample_blocks = RUNNER_MODEL_SAMPLE_BLOCKS,
-                               .sample_last = last_only, .sample_seed = m->sample_seed};
+                               .sample_last = last_only, .sample_seed = m->sample_seed,
+                               .slowdown = model_slowdown(m)};
     int rc = runner_replay(&cpu, p, cap, lab, &m->data, &opts, res, err);
     char *text = rc == 0 ? files_read(path, NULL) : NULL;
     cJSON *diag = text ? cJSON_Parse(text) : NULL;
@@ -274,7 +280,7 @@ static int try_predict(const runner_config *c, const runner_program *p, const ru
 runner_model_run runner_model_fixed(tl_size size)
 {
     return (runner_model_run){{.generated = true, .seed = RUNNER_MODEL_SEED, .size = size},
-                              RUNNER_MODEL_SEED};
+                              RUNNER_MODEL_SEED, RUNNER_MODEL_SLOWDOWN};
 }
 
 int runner_predict(const runner_config *c, const runner_program *p, const runner_capture *cap,
@@ -347,7 +353,8 @@ static int try_predict_program(const runner_config *c, const runner_program *p,
     char path[sizeof work + 16];
     snprintf(path, sizeof path, "%s/diag.json", work);
     runner_program_opts opts = {.diagnose = path, .sample_blocks = RUNNER_MODEL_SAMPLE_BLOCKS,
-                                .sample_last = last_only, .sample_seed = m->sample_seed};
+                                .sample_last = last_only, .sample_seed = m->sample_seed,
+                                .slowdown = model_slowdown(m)};
     runner_result res;
     const runner_dataset *d = &m->data;
     int rc = runner_program_run(c, p, lab, d, &opts, &res, err);

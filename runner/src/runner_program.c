@@ -126,9 +126,10 @@ static double cpu_work(int64_t elements, int64_t macs)
 
 /* The CPU backend's instruction limit per launch: a hundred times that (a backstop against
  * endless loops, never a speed test). */
-static double cpu_limit(const runner_config *c, int64_t elements, int64_t macs)
+static double cpu_limit(const runner_config *c, int64_t elements, int64_t macs, double slowdown)
 {
-    return REPLAY_LIMIT_FLOOR + REPLAY_CPU_SLOWDOWN * cpu_work(elements, macs) *
+    return REPLAY_LIMIT_FLOOR + (slowdown > 0 ? slowdown : REPLAY_CPU_SLOWDOWN) *
+                                    cpu_work(elements, macs) *
                                     (c->device_debug ? RUNNER_CPU_LIMIT_DEBUG_FACTOR : 1);
 }
 
@@ -237,6 +238,7 @@ typedef struct replay_job {
     int sample_blocks;    /* with diagnose: blocks run per launch (0: all) */
     bool sample_last;
     uint64_t sample_seed;
+    double slowdown;      /* the instruction limit's times the reference's work (0: backstop) */
     bool answer_computed; /* with diagnose: what the answer copied from an input is not its */
 } replay_job;
 
@@ -260,7 +262,8 @@ static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runn
     const caplog_call *call = j->pc->call;
     char reps[16], limit[32], deadline[32], work_macs[32];
     snprintf(reps, sizeof reps, "%d", c->reps);
-    double lim = cpu_limit(c, elements, macs) * (j->diagnose ? RUNNER_PROGRAM_DIAGNOSE_SLOWDOWN : 1);
+    double lim = cpu_limit(c, elements, macs, j->slowdown) *
+                 (j->diagnose ? RUNNER_PROGRAM_DIAGNOSE_SLOWDOWN : 1);
     snprintf(limit, sizeof limit, "%.0f", lim);
     char *cmd[32];
     int k = 0;
@@ -491,7 +494,7 @@ int runner_program_run(const runner_config *c, const runner_program *p,
      * the backend asked for, unless the checked replay was already that or its verdict is the
      * program's doing. */
     if (call) {
-        replay_job job = {c, p, &pc, &cap, work, in, opts->time, NULL, 0, false, 0, false};
+        replay_job job = {c, p, &pc, &cap, work, in, opts->time, NULL, 0, false, 0, 0, false};
         int64_t elements = 0, macs = 0;
         job_size(&job, &g, &elements, &macs);
         bool safety = opts->safety && elements <= RUNNER_PROGRAM_SAFETY_MAX_ELEMENTS &&
@@ -504,7 +507,7 @@ int runner_program_run(const runner_config *c, const runner_program *p,
             counted.reps = 1;
             job = (replay_job){&counted, p, &pc, &cap, work, in, false, opts->diagnose,
                                opts->sample_blocks, opts->sample_last, opts->sample_seed,
-                               false};
+                               opts->slowdown, false};
             safety = false;
         }
         if (safety) {

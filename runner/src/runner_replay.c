@@ -280,12 +280,13 @@ static int write_inputs(const char *dir, const tl_matrix *A, const tl_matrix *B,
 /* The thread instructions a launch may run on the CPU backend (runner.h). */
 static double round_up(int n, int to) { return (double)((n + to - 1) / to) * to; }
 
-static double cpu_instruction_limit(const runner_config *c, tl_size s)
+static double cpu_instruction_limit(const runner_config *c, tl_size s, double slowdown)
 {
     double macs = (double)s.m * s.k * s.n;
     double tiled = round_up(s.m, RUNNER_CPU_LIMIT_TILE) * round_up(s.k, RUNNER_CPU_LIMIT_PHASE) *
                    round_up(s.n, RUNNER_CPU_LIMIT_TILE);
-    double work = REPLAY_CPU_SLOWDOWN * RUNNER_CPU_REFERENCE_PER_MAC * macs +
+    double work = (slowdown > 0 ? slowdown : REPLAY_CPU_SLOWDOWN) * RUNNER_CPU_REFERENCE_PER_MAC *
+                      macs +
                   RUNNER_CPU_LIMIT_PER_TILE_MAC * tiled;
     return REPLAY_LIMIT_FLOOR + work * (c->device_debug ? RUNNER_CPU_LIMIT_DEBUG_FACTOR : 1);
 }
@@ -319,7 +320,7 @@ static int spawn(const runner_config *c, const runner_program *p, const runner_c
         cmd[n++] = "--no-time";
     if (c->backend == RUNNER_CPU) {
         tl_size s = f->out->shape;
-        snprintf(limit, sizeof limit, "%.0f", cpu_instruction_limit(c, s));
+        snprintf(limit, sizeof limit, "%.0f", cpu_instruction_limit(c, s, opts->slowdown));
         snprintf(deadline, sizeof deadline, "%.1f", runner_replayer_deadline(timeout_s));
         snprintf(macs, sizeof macs, "%.0f", (double)s.m * s.k * s.n);
         cmd[n++] = "--instruction-limit";
