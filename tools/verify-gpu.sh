@@ -11,8 +11,11 @@
 #   tools/verify-gpu.sh [--no-ctest] [OUTDIR] [SIZE]   (default: build/verify-gpu, 2048)
 # --no-ctest leaves out step 1 (when the suite ran already on this machine).
 # Debian packages the machine lacks can be put as .deb files in .deps/ (bubblewrap, libcjson1,
-# libcjson-dev); they are installed first when running as root. Exit status: 0 when every step
-# passed.
+# libcjson-dev); they are installed first when running as root. Slurm's packages and their
+# dependencies (apt-get download of slurmd slurmctld slurm-client munge and what they need) can be
+# put in .deps/slurm/: those the machine lacks are installed, and ctest's GPU cases include
+# slurm_gpu_class (the example class through Slurm on this GPU node). Exit status: 0 when every
+# step passed.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ctest_too=1
@@ -26,6 +29,15 @@ status=0
 step() { printf '\n== %s\n' "$*"; }
 if [ "$(id -u)" = 0 ] && ls .deps/*.deb >/dev/null 2>&1; then
   dpkg -i .deps/*.deb >"$OUT/dpkg.log" 2>&1 || { echo "dpkg failed (see $OUT/dpkg.log)"; status=1; }
+fi
+if [ "$(id -u)" = 0 ] && ls .deps/slurm/*.deb >/dev/null 2>&1; then
+  # Only what is missing: the machine's own (newer) libraries stay.
+  missing=()
+  for d in .deps/slurm/*.deb; do
+    dpkg -s "$(dpkg-deb -f "$d" Package)" >/dev/null 2>&1 || missing+=("$d")
+  done
+  [ "${#missing[@]}" = 0 ] || dpkg -i "${missing[@]}" >>"$OUT/dpkg.log" 2>&1 \
+    || { echo "dpkg of Slurm failed (see $OUT/dpkg.log)"; status=1; }
 fi
 step "machine"
 nvidia-smi -L; bwrap --version; nvcc --version | tail -1

@@ -2,7 +2,9 @@
 # slurmctld and slurmd, all with their files under one temporary folder, on ports of their own.
 #   slurm_start DIR   start everything (returns 77 with a message when this host cannot);
 #                     TEST_SLURM_PLUGIN_DIR names Slurm's plugins where they are not where it
-#                     was built to find them (a Slurm unpacked under another prefix)
+#                     was built to find them (a Slurm unpacked under another prefix);
+#                     TEST_SLURM_GPUS=N gives the node N GPUs as a generic resource (GresTypes=gpu,
+#                     a gres.conf naming /dev/nvidia0 ... N-1), so jobs can ask for --gres gpu:1
 #   slurm_stop        stop every daemon slurm_start started (call it from a trap)
 # After slurm_start, SLURM_CONF is exported, so sbatch, squeue, sinfo and sacct find the cluster.
 
@@ -22,7 +24,7 @@ slurm_free_port() {
 }
 
 slurm_start() {
-  local dir="$1" host cpus mem_kb mem_mb ctld_port d_port
+  local dir="$1" host cpus mem_kb mem_mb ctld_port d_port gpus="${TEST_SLURM_GPUS:-0}" gres_types="" node_gres="" i
   for prog in munged mungekey slurmctld slurmd sbatch squeue sinfo; do
     command -v "$prog" >/dev/null || { slurm_skip "$prog is not installed (Debian: slurm-wlm, munge)"; return 77; }
   done
@@ -33,6 +35,14 @@ slurm_start() {
   mem_mb=$((mem_kb / 1024 / 2))
   ctld_port="$(slurm_free_port)" && d_port="$(slurm_free_port)" || { slurm_skip "no free TCP port"; return 77; }
   mkdir -p "$dir/state" "$dir/spool" "$dir/munge" "$dir/log"
+  if [ "$gpus" -gt 0 ]; then
+    # slurmd reads gres.conf from slurm.conf's folder; each GPU is its device file.
+    [ -e "/dev/nvidia$((gpus - 1))" ] || { slurm_skip "TEST_SLURM_GPUS=$gpus but /dev/nvidia$((gpus - 1)) does not exist"; return 77; }
+    : >"$dir/gres.conf"
+    for ((i = 0; i < gpus; i++)); do echo "Name=gpu File=/dev/nvidia$i" >>"$dir/gres.conf"; done
+    gres_types="GresTypes=gpu"
+    node_gres="Gres=gpu:$gpus"
+  fi
   chmod 0700 "$dir/munge"
   rm -f "$dir/munge/munge.key"
   mungekey -c -k "$dir/munge/munge.key" >/dev/null 2>&1 || { slurm_skip "mungekey cannot create a key"; return 77; }
@@ -67,7 +77,8 @@ SlurmdSpoolDir=$dir/spool
 SlurmctldLogFile=$dir/log/slurmctld.log
 SlurmdLogFile=$dir/log/slurmd.log
 ${TEST_SLURM_PLUGIN_DIR:+PluginDir=$TEST_SLURM_PLUGIN_DIR}
-NodeName=$host CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN
+$gres_types
+NodeName=$host CPUs=$cpus RealMemory=$mem_mb $node_gres State=UNKNOWN
 PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
   export SLURM_CONF="$dir/slurm.conf"

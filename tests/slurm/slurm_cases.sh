@@ -149,6 +149,32 @@ restart)
   [ "$(totals "$work/out/gradebook.csv" | cut -d, -f1 | tr '\n' ' ')" = "alice heidi judy " ] \
     || fail "the gradebook: $(totals "$work/out/gradebook.csv")"
   ;;
+gpu_class)
+  # A GPU node: the node's GPUs are a generic resource (GresTypes=gpu, gres.conf naming
+  # /dev/nvidia*), the example class goes through Slurm with --gres gpu:1 --backend gpu, and a
+  # local GPU grading on the same performance dataset gives every student the same total.
+  command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 \
+    || { echo "SKIP: no CUDA device here (nvidia-smi -L fails): the GPU node case runs on a GPU machine" >&2; exit 77; }
+  ngpu="$(ls /dev/nvidia[0-9]* 2>/dev/null | wc -l)"
+  TEST_SLURM_GPUS="$ngpu" slurm_start "$work/cluster" || exit $?
+  [ "$(sinfo -h -N -o '%G')" = "gpu:$ngpu" ] || fail "the node's gres: $(sinfo -h -N -o '%G'), expected gpu:$ngpu"
+  "$cli" grade "$class" --lab 02 --backend gpu --timeout 10 --slurm --gres gpu:1 \
+    --out "$work/out" >"$work/stdout" 2>"$work/stderr"; rc=$?
+  [ "$rc" = 0 ] || { cat "$work/stderr"; fail "grade --slurm --gres gpu:1 --backend gpu exited $rc"; }
+  cat "$work/stdout"
+  grep -q "submitted Slurm array job [0-9]*: 10 task(s)" "$work/stderr" || { cat "$work/stderr"; fail "not one array job of 10 tasks"; }
+  grep -q '"backend":[[:space:]]*"gpu"' "$work/out/journal/alice.json" || fail "alice: not graded on the GPU"
+  grep -q '"predicted_time":[[:space:]]*true' "$work/out/journal/alice.json" && fail "alice: a predicted time on the GPU"
+  mkdir "$work/local"
+  cp "$work/out/.performance-seed" "$work/local/"
+  "$cli" grade "$class" --lab 02 --backend gpu --timeout 10 --jobs 1 --quiet --out "$work/local" \
+    >/dev/null 2>"$work/local.err"; rc=$?
+  [ "$rc" = 0 ] || { cat "$work/local.err"; fail "local GPU grading exited $rc"; }
+  paste -d' ' <(totals "$work/out/gradebook.csv") <(totals "$work/local/gradebook.csv") | sed 's/^/slurm, local: /'
+  diff <(totals "$work/local/gradebook.csv") <(totals "$work/out/gradebook.csv") \
+    || fail "the Slurm GPU gradebook's totals differ from a local GPU grading's"
+  [ "$(totals "$work/out/gradebook.csv" | grep -c .)" = 10 ] || fail "not ten students"
+  ;;
 *) fail "no case $case_name" ;;
 esac
 echo "ok: $case_name"
