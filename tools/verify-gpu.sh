@@ -37,7 +37,12 @@ if [ "$(id -u)" = 0 ] && ls .deps/slurm/*.deb >/dev/null 2>&1; then
     dpkg -s "$(dpkg-deb -f "$d" Package)" >/dev/null 2>&1 || missing+=("$d")
   done
   [ "${#missing[@]}" = 0 ] || dpkg -i "${missing[@]}" >>"$OUT/dpkg.log" 2>&1 \
-    || { echo "dpkg of Slurm failed (see $OUT/dpkg.log)"; status=1; }
+    || echo "dpkg could not configure every Slurm package (see $OUT/dpkg.log)"
+  # Debian's packages on another distribution may stay unpacked but unconfigured, and then the
+  # alternatives that name the daemons are missing.
+  for b in slurmctld slurmd slurmstepd; do
+    [ -e "/usr/sbin/$b" ] || [ ! -e "/usr/sbin/$b-wlm" ] || ln -s "/usr/sbin/$b-wlm" "/usr/sbin/$b"
+  done
 fi
 step "machine"
 nvidia-smi -L; bwrap --version; nvcc --version | tail -1

@@ -10,6 +10,7 @@
 
 SLURM_READY_S=60      # how long the node may take to become idle
 SLURM_PIDS=()
+SLURM_MADE_SLICE=0    # 1 when slurm_start made /sys/fs/cgroup/system.slice (slurm_stop removes it)
 
 slurm_skip() { echo "SKIP: $*" >&2; return 77; }
 
@@ -81,6 +82,13 @@ $gres_types
 NodeName=$host CPUs=$cpus RealMemory=$mem_mb $node_gres State=UNKNOWN
 PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
+  # Jobs are not confined (proctrack/linuxproc, task/none), but slurmd 22.05 still sets up its
+  # cgroup plugin; without systemd (containers, gVisor) it must make its cgroup folders itself.
+  # slurmd puts its steps under system.slice, which only systemd would have made.
+  printf 'IgnoreSystemd=yes\n' >"$dir/cgroup.conf"
+  if [ "$(stat -fc %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] && [ ! -d /sys/fs/cgroup/system.slice ]; then
+    mkdir /sys/fs/cgroup/system.slice 2>/dev/null && SLURM_MADE_SLICE=1
+  fi
   export SLURM_CONF="$dir/slurm.conf"
   slurmctld -D -i -f "$SLURM_CONF" >"$dir/log/slurmctld.out" 2>&1 &
   SLURM_PIDS+=("$!")
@@ -107,4 +115,10 @@ slurm_stop() {
     kill -9 "$pid" 2>/dev/null || true
   done
   SLURM_PIDS=()
+  # What slurmd left in the slice goes with it (empty cgroups only; a busy one stays).
+  if [ "$SLURM_MADE_SLICE" = 1 ]; then
+    find /sys/fs/cgroup/system.slice -depth -mindepth 1 -type d -exec rmdir {} + 2>/dev/null
+    rmdir /sys/fs/cgroup/system.slice 2>/dev/null
+    SLURM_MADE_SLICE=0
+  fi
 }

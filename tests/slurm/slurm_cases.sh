@@ -152,7 +152,8 @@ restart)
 gpu_class)
   # A GPU node: the node's GPUs are a generic resource (GresTypes=gpu, gres.conf naming
   # /dev/nvidia*), the example class goes through Slurm with --gres gpu:1 --backend gpu, and a
-  # local GPU grading on the same performance dataset gives every student the same total.
+  # local GPU grading on the same performance dataset gives every student the same total (to the
+  # GPU's timing noise).
   command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 \
     || { echo "SKIP: no CUDA device here (nvidia-smi -L fails): the GPU node case runs on a GPU machine" >&2; exit 77; }
   ngpu="$(ls /dev/nvidia[0-9]* 2>/dev/null | wc -l)"
@@ -171,8 +172,11 @@ gpu_class)
     >/dev/null 2>"$work/local.err"; rc=$?
   [ "$rc" = 0 ] || { cat "$work/local.err"; fail "local GPU grading exited $rc"; }
   paste -d' ' <(totals "$work/out/gradebook.csv") <(totals "$work/local/gradebook.csv") | sed 's/^/slurm, local: /'
-  diff <(totals "$work/local/gradebook.csv") <(totals "$work/out/gradebook.csv") \
-    || fail "the Slurm GPU gradebook's totals differ from a local GPU grading's"
+  # Two timed runs of one kernel differ by the GPU's timing noise: a total may move by a few
+  # hundredths of a performance point (seen: 85.45 and 85.46), never more than GPU_TOTAL_NOISE.
+  paste -d, <(totals "$work/out/gradebook.csv") <(totals "$work/local/gradebook.csv") \
+    | awk -F, -v tol="${GPU_TOTAL_NOISE:-0.5}" '$1 != $3 || $2 - $4 > tol || $4 - $2 > tol { print; bad = 1 } END { exit bad }' \
+    || fail "the Slurm GPU gradebook's totals differ from a local GPU grading's by more than timing noise"
   [ "$(totals "$work/out/gradebook.csv" | grep -c .)" = 10 ] || fail "not ten students"
   ;;
 *) fail "no case $case_name" ;;
