@@ -4,10 +4,10 @@
 //
 // On a GPU it times each kernel as the harness does: a warm-up, then REPS runs, each after a
 // write of twice the L2's size, timed with CUDA events; it checks each kernel's P against the
-// reference's, and prints a TSV: kernel, median ms, min, max, runs. Built for the CPU backend (the
-// kit's runtime stand-in, as tools/corpus.sh builds its drivers) and run with --once under
-// TILELAB_DIAGNOSE, it launches each kernel once so that `./tilelab predict` gives the model's
-// time for each, in the same order. tools/perfmodel-costs.sh does both and joins them.
+// reference's, and prints a TSV: kernel, median ms, min, max, runs. Built for the CPU backend
+// (-cudart none, linked with libtilelab_cpurt.a and libtilelab_ptx.a, the kit's runtime stand-in)
+// and run with --once under TILELAB_DIAGNOSE, it launches each kernel once so that `./tilelab
+// predict` gives the model's time for each, in the same order. tools/perfmodel-costs.sh does both and joins them.
 //
 //   nvcc -O3 -std=c++17 -arch=sm_90 -I harness perfmodel/calibration/cost_classes.cu -o cc
 //   ./cc [--size N] [--reps R] [--list] [--once] [--only NAME,NAME...]
