@@ -185,4 +185,18 @@ built "the moved kit"
 TILELAB_BUILD_DIR="$work/elsewhere" "$work/moved/tilelab" help >"$work/out" 2>"$work/err" \
   || fail "TILELAB_BUILD_DIR: $(cat "$work/err")"
 grep -q "^cmake --build $work/elsewhere/default" "$calls" || fail "TILELAB_BUILD_DIR was not used"
+# A kit built by root, run by another user who cannot write its build/: the build goes to a folder
+# of that user's own.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+  chmod 755 "$work"
+  mkdir "$work/home" && chown nobody "$work/home"
+  HOME="$work/home" FAKE_CALLS="$work/home/calls" setpriv --reuid=nobody --regid="$(id -g nobody)" \
+    --clear-groups "$work/moved/tilelab" help >"$work/out" 2>"$work/err" \
+    || fail "another user: exit $?: $(cat "$work/err")"
+  grep -q "$work/moved/build cannot be written by nobody: building in $work/home/.cache/tilelab/build-" \
+    "$work/err" || fail "another user: $(cat "$work/err")"
+  grep -qx "cli help" "$work/out" || fail "another user: the program did not run"
+  grep -q "^cmake --build $work/home/.cache/tilelab/build-[0-9]*/default" "$work/home/calls" \
+    || fail "another user: not built in their folder"
+fi
 echo ok: front door
