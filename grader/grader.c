@@ -383,6 +383,25 @@ static void grade_all(const grade_context *c, const submission *subs, int n)
     int which[RUNNER_MAX_SLOTS];
     bool slot_busy[RUNNER_MAX_SLOTS] = {false};
     int jobs = c->o->jobs < 1 ? 1 : c->o->jobs > RUNNER_MAX_SLOTS ? RUNNER_MAX_SLOTS : c->o->jobs;
+    /* With root each worker runs as its slot's user: slots leased host-wide, so that another
+     * grading on this host never shares their process limits; fewer workers where it holds
+     * most of them. Without root the slots are only this pool's numbering. */
+    runner_slots leased = {0};
+    if (geteuid() == 0) {
+        char why[512];
+        if (runner_slots_lease(&leased, jobs, why, sizeof why) == 0)
+            fprintf(stderr, "warning: no worker slots of its own (%s): gradings running at once "
+                            "here may share process limits\n", why);
+        else if (leased.count < jobs) {
+            fprintf(stderr, "warning: %d of --jobs %d worker slots free on this host (other "
+                            "gradings hold the rest): grading %d at once\n",
+                    leased.count, jobs, leased.count);
+            jobs = leased.count;
+        }
+    }
+    if (leased.count == 0)
+        for (int slot = 0; slot < jobs; slot++)
+            leased.slot[slot] = slot;
     while (done < n) {
         while (running < jobs && next < n) {
             const submission *s = &subs[next];
@@ -405,11 +424,11 @@ static void grade_all(const grade_context *c, const submission *subs, int n)
             fflush(NULL);
             pid_t pid = fork();
             if (pid == 0) {
-                grade_one(c, s, slot);
+                grade_one(c, s, leased.slot[slot]);
                 _exit(0);
             }
             if (pid < 0) {
-                grade_one(c, s, slot); /* no process to spare: grade it here */
+                grade_one(c, s, leased.slot[slot]); /* no process to spare: grade it here */
                 done++;
                 failures += grade_has_failure(c, s);
                 next++;
@@ -437,6 +456,7 @@ static void grade_all(const grade_context *c, const submission *subs, int n)
             break;
         }
     }
+    runner_slots_release(&leased);
 }
 
 int grade_prepare(grade_context *c, tl_error *err)

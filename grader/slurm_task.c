@@ -185,8 +185,9 @@ int grade_task(const char *grading, int index, tl_error *err)
     if (rc == 0)
         rc = grade_time_reference(c, err);
     if (rc == 0) {
-        /* A slot of its own among the tasks that may share this node (its user when root). */
-        grade_one(c, s, index % RUNNER_MAX_SLOTS);
+        /* A slot of its own among the tasks and gradings that may share this node (its user
+         * when root), leased host-wide: array indices alone collide with another grading's. */
+        grade_one(c, s, RUNNER_SLOT_OWN);
         if (!grade_journaled(c, s))
             rc = tl_error_set(err, "%s: no journal entry was written for %s", grading,
                               name->valuestring);

@@ -119,7 +119,7 @@ typedef struct runner_config {
     bool sandbox;
     int slot;                 /* worker slot: with root, builds and captures run as uid
                                  RUNNER_SLOT_UID_BASE + slot, so no two share a process limit
-                                 (default: this process's id modulo RUNNER_MAX_SLOTS) */
+                                 (default RUNNER_SLOT_OWN: runner_own_slot()) */
     const char *turns;        /* a lock file GPU replays and timed CPU replays take turns on,
                                  held by the runner (never by student code); NULL: none */
     int build_timeout_s, capture_timeout_s, replay_timeout_s;
@@ -133,6 +133,7 @@ typedef struct runner_config {
 
 #define RUNNER_SLOT_UID_BASE 61000
 #define RUNNER_MAX_SLOTS 256
+#define RUNNER_SLOT_OWN (-1)
 #define RUNNER_MAX_SOURCE_BYTES (1u << 20)  /* the submission's files together */
 #define RUNNER_MAX_SOURCE_FILES 64
 #define RUNNER_OUTPUT_CAP (64u * 1024)      /* bytes kept of a child's stdout and of stderr */
@@ -165,6 +166,30 @@ typedef struct runner_config {
 /* Defaults: the backend given, sandbox on, a slot of this process's own, timeouts 300 s build,
  * 30 s capture, 60 s replay, 10 repetitions on a GPU and 3 on the CPU backend. */
 void runner_config_default(runner_config *c, runner_backend backend);
+
+/* ---- worker slots ------------------------------------------------------------------------- */
+/* With root, a worker's builds and captures run as its slot's user, and that user's process
+ * limit is the slot's. Processes that run at once on one host (gradings, Slurm tasks sharing a
+ * node, `run`s) must not share a slot, or one's sandboxes starve another's ("bwrap: Can't
+ * fork"): slots are leased host-wide, a lock file per slot under the folder
+ * runner_slot_lock_dir() names (RUNNER_SLOT_LOCK_DIR, or $TILELAB_SLOT_LOCKS), held with flock
+ * while the leasing process or a worker it forked lives. A process that ends, however it ends,
+ * frees its slots. */
+#define RUNNER_SLOT_LOCK_DIR "/run/lock/tilelab-slots"
+typedef struct runner_slots {
+    int count;
+    int slot[RUNNER_MAX_SLOTS];
+    int fd[RUNNER_MAX_SLOTS]; /* the held lock files (close-on-exec) */
+} runner_slots;
+
+const char *runner_slot_lock_dir(void);
+/* Leases up to `wanted` slots no other process holds and returns how many it got: fewer where
+ * the host's other processes hold the rest; where all are held it waits for one. 0, with *why
+ * filled, where the lock folder cannot be used. */
+int runner_slots_lease(runner_slots *s, int wanted, char *why, size_t why_size);
+void runner_slots_release(runner_slots *s);
+/* This process's own slot, leased at the first call (a config's RUNNER_SLOT_OWN). */
+int runner_own_slot(void);
 
 /* Whether bubblewrap works here; when not, *why says what is missing. */
 bool runner_sandbox_available(char *why, size_t size);

@@ -62,6 +62,8 @@ else
   install_packages
 fi
 # The front door installs the kit's other Debian packages (as root), configures and builds.
+# Through `grade --help`: the front door installs the packages of the command it is given, and
+# grading needs bubblewrap, which must be here before the grading container (no network) starts.
 say "building the kit in $kit"
-"$kit/tilelab" help >/dev/null
+"$kit/tilelab" grade --help >/dev/null
 say "done"

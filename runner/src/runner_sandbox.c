@@ -139,6 +139,8 @@ char *const *sandbox_command(sandbox *s, char *const *command)
 
 void sandbox_slot_user(int slot, uid_t *uid, gid_t *gid)
 {
+    if (slot < 0)
+        slot = runner_own_slot();
     *uid = (uid_t)(RUNNER_SLOT_UID_BASE + slot);
     *gid = (gid_t)(RUNNER_SLOT_UID_BASE + slot);
 }
@@ -218,10 +220,10 @@ void runner_config_default(runner_config *c, runner_backend backend)
     c->capture_timeout_s = 30;
     c->replay_timeout_s = 60;
     c->reps = backend == RUNNER_GPU ? 10 : 3;
-    /* A slot of this process's own: commands run at the same time (a test suite's, say) would
-     * otherwise count their sandboxes against one user's process limit together. The grader
-     * gives each worker its slot. */
-    c->slot = (int)(getpid() % RUNNER_MAX_SLOTS);
+    /* A slot of this process's own, leased when a sandbox first needs its user: commands run at
+     * the same time (a test suite's, say) would otherwise count their sandboxes against one
+     * user's process limit together. The grader gives each worker its slot. */
+    c->slot = RUNNER_SLOT_OWN;
 }
 
 const char *runner_backend_name(runner_backend b) { return b == RUNNER_CPU ? "cpu" : "gpu"; }

@@ -40,7 +40,7 @@ perf=2048
 start=$(date +%s)
 echo "$secret" | TILELAB_SECRET_TOKEN="$secret" "$cli" grade "$class" --lab 02 --backend "$backend" \
   --datasets "$work/datasets" --perf-size "$perf" --timeout 10 --jobs 2 --out "$out" \
-  >"$work/stdout" 2>"$work/stderr" || { cat "$work/stderr"; echo "FAIL: grade exited $?"; exit 1; }
+  >"$work/stdout" 2>"$work/stderr" || { rc=$?; cat "$work/stderr"; echo "FAIL: grade exited $rc"; exit 1; }
 cat "$work/stdout"
 echo "graded in $(($(date +%s) - start)) s"
 

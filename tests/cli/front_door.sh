@@ -23,7 +23,12 @@ cat >"$shims/cmake" <<'EOF'
 #!/usr/bin/env bash
 echo "cmake $*" >>"$FAKE_CALLS"
 case "$1" in
---preset) mkdir -p "build/$2" && touch "build/$2/CMakeCache.txt" ;;
+--preset)
+  # As CMake does: the cache names the source folder it was configured for and its own folder.
+  dir="${4:-build/$2}"
+  mkdir -p "$dir" && dir="$(cd "$dir" && pwd)"
+  printf 'CMAKE_CACHEFILE_DIR:INTERNAL=%s\nCMAKE_HOME_DIRECTORY:INTERNAL=%s\n' "$dir" "$PWD" \
+    >"$dir/CMakeCache.txt" ;;
 --build)
   mkdir -p "$2/cli"
   printf '#!/bin/sh\necho "cli $*"\n' >"$2/cli/tilelab-cli" && chmod +x "$2/cli/tilelab-cli"
@@ -31,12 +36,17 @@ case "$1" in
   exit "${FAKE_BUILD_STATUS:-0}" ;;
 esac
 EOF
+# FAKE_MISSING: packages reported as not installed.
 cat >"$shims/dpkg-query" <<'EOF'
 #!/usr/bin/env bash
 echo "dpkg-query $*" >>"$FAKE_CALLS"
+for p in ${FAKE_MISSING:-}; do [ "${@: -1}" = "$p" ] && exit 1; done
 printf 'install ok installed'
 EOF
 printf '#!/bin/sh\necho "nvcc $*" >>"$FAKE_CALLS"\n' >"$shims/nvcc"
+# FAKE_UID: the user id the front door sees (it installs packages only as root).
+printf '#!/bin/sh\n[ "$1" = -u ] && [ -n "$FAKE_UID" ] && { echo "$FAKE_UID"; exit 0; }\nexec %s "$@"\n' \
+  "$(command -v id)" >"$shims/id"
 printf '#!/bin/sh\necho "ctest $*" >>"$FAKE_CALLS"\n' >"$shims/ctest"
 chmod +x "$shims"/*
 export PATH="$shims:$PATH" FAKE_CALLS="$calls"
@@ -128,4 +138,65 @@ not_built "test, nothing changed"
 grep -q "^ctest" "$calls" || fail "test: ctest did not run"
 door 0 test --quick; packages_skipped "test again"
 door 0 help; packages_skipped "help after test"
+
+# Packages by command: one that `run` does not need stops only the commands that need it, and the
+# message names TILELAB_NO_INSTALL=1. Seen as a user who cannot install (as root the front door
+# would run apt-get).
+(
+  export FAKE_UID=1000
+  rm -f "$root/build/.packages-ok"
+  FAKE_MISSING="zip libcriterion-dev" door 0 run 02 --source x.cu
+  grep -qx "cli run 02 --source x.cu" "$work/out" || fail "run stopped for zip or Criterion"
+  FAKE_MISSING="zip libcriterion-dev" door 2 export gradescope 02
+  grep -q "export needs packages that are not installed: zip$" "$work/err" || fail "export: $(cat "$work/err")"
+  grep -q "TILELAB_NO_INSTALL=1" "$work/err" || fail "export: TILELAB_NO_INSTALL=1 not named"
+  FAKE_MISSING="zip" TILELAB_NO_INSTALL=1 door 0 export gradescope 02
+  FAKE_MISSING="bubblewrap" door 2 grade x --lab 02
+  FAKE_MISSING="bubblewrap" door 0 grade x --lab 02 --no-sandbox
+  FAKE_MISSING="libcriterion-dev" door 2 test --quick
+  grep -q "libcriterion-dev" "$work/err" || fail "test: Criterion not asked for"
+) || exit 1
+
+# A copy of the kit with its build folder (cp -r to another path): the copy's build folder was
+# configured for the original, so it is moved aside and the copy configures and builds afresh;
+# the original's build is untouched.
+cp -r "$root" "$work/copy"
+: >"$calls"
+"$work/copy/tilelab" help >"$work/out" 2>"$work/err" || { rc=$?; cat "$work/err"; fail "the copy: exit $rc"; }
+grep -q "build/default: it was configured for the kit at $root; moved it aside" "$work/err" \
+  || fail "the copy: $(cat "$work/err")"
+grep -q "^cmake --preset default -B $work/copy/build/default" "$calls" || fail "the copy was not configured afresh"
+built "the copy"
+grep -qx "CMAKE_HOME_DIRECTORY:INTERNAL=$work/copy" "$work/copy/build/default/CMakeCache.txt" \
+  || fail "the copy's cache"
+ls -d "$work/copy/build/default.moved-"* >/dev/null || fail "the stale folder was not kept aside"
+door 0 help; not_built "the original after the copy"
+: >"$calls"
+"$work/copy/tilelab" help >"$work/out" 2>"$work/err"; not_built "the copy, built"
+[ ! -s "$work/err" ] || fail "the copy, built: $(cat "$work/err")"
+# The kit moved (mv): the same.
+mv "$work/copy" "$work/moved"
+: >"$calls"
+"$work/moved/tilelab" help >"$work/out" 2>"$work/err"
+grep -q "configured for the kit at $work/copy" "$work/err" || fail "the moved kit: $(cat "$work/err")"
+built "the moved kit"
+# TILELAB_BUILD_DIR: a build folder elsewhere.
+: >"$calls"
+TILELAB_BUILD_DIR="$work/elsewhere" "$work/moved/tilelab" help >"$work/out" 2>"$work/err" \
+  || fail "TILELAB_BUILD_DIR: $(cat "$work/err")"
+grep -q "^cmake --build $work/elsewhere/default" "$calls" || fail "TILELAB_BUILD_DIR was not used"
+# A kit built by root, run by another user who cannot write its build/: the build goes to a folder
+# of that user's own.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+  chmod 755 "$work"
+  mkdir "$work/home" && chown nobody "$work/home"
+  HOME="$work/home" FAKE_CALLS="$work/home/calls" setpriv --reuid=nobody --regid="$(id -g nobody)" \
+    --clear-groups "$work/moved/tilelab" help >"$work/out" 2>"$work/err" \
+    || fail "another user: exit $?: $(cat "$work/err")"
+  grep -q "$work/moved/build cannot be written by nobody: building in $work/home/.cache/tilelab/build-" \
+    "$work/err" || fail "another user: $(cat "$work/err")"
+  grep -qx "cli help" "$work/out" || fail "another user: the program did not run"
+  grep -q "^cmake --build $work/home/.cache/tilelab/build-[0-9]*/default" "$work/home/calls" \
+    || fail "another user: not built in their folder"
+fi
 echo ok: front door

@@ -26,7 +26,7 @@ example_class)
       echo "$s,$s the student,$s@example.edu"; done; echo "zara,Zara,zara@example.edu"; } >"$work/roster.csv"
   cli_grade "$class" --lab 02 --out "$work/out" --hidden "$work/hidden" --timeout 10 --jobs 2 \
     --roster "$work/roster.csv" \
-    >"$work/stdout" 2>"$work/stderr" || { cat "$work/stderr"; fail "grade exited $?"; }
+    >"$work/stdout" 2>"$work/stderr" || { rc=$?; cat "$work/stderr"; fail "grade exited $rc"; }
   cat "$work/stdout"
   gb="$work/out/gradebook.csv"
   [ "$(col "$gb" alice 'static checks')" = 10 ] || fail "alice: static checks"
@@ -86,7 +86,7 @@ lab03_class)
   # safety one), so the shares are whole hundredths adding up to 60, and speed only counts
   # where the kernel is right.
   cli_grade "$root/examples/submissions/03-arbitrary" --lab 03 --out "$work/out" --timeout 20 \
-    --jobs 2 --quiet >"$work/stdout" 2>"$work/stderr" || { cat "$work/stderr"; fail "grade exited $?"; }
+    --jobs 2 --quiet >"$work/stdout" 2>"$work/stderr" || { rc=$?; cat "$work/stderr"; fail "grade exited $rc"; }
   gb="$work/out/gradebook.csv"
   for s in ana fay; do
     [ "$(col "$gb" $s total)" = 100 ] || fail "$s: a correct, fast kernel must get 100, got $(col "$gb" $s total)"
@@ -175,7 +175,7 @@ kit_labs)
   for lab in "$root"/examples/kit-labs/*/; do
     lab="${lab%/}" name="$(basename "$lab")"
     cli_grade "$lab/submissions" --lab "$lab" --out "$work/$name" --timeout 30 --jobs 2 --quiet \
-      >"$work/$name.stdout" 2>&1 || { cat "$work/$name.stdout"; fail "$name: grade exited $?"; }
+      >"$work/$name.stdout" 2>&1 || { rc=$?; cat "$work/$name.stdout"; fail "$name: grade exited $rc"; }
     for src in "$lab"/submissions/*/main.cu; do
       student="$(basename "$(dirname "$src")")"
       expect="$(sed -n '1s|^// expect: ||p' "$src")"
@@ -245,7 +245,7 @@ static __device__ float fma_asm(float a, float b, float c)\
     echo "hal,Hal,2026-11-20T08:00:00Z"; } >"$work/roster.csv"
   "$cli" grade "$work/class" --lab 06 --backend "$backend" --roster "$work/roster.csv" \
     --out "$work/out" --timeout 60 --jobs 2 >"$work/stdout" 2>"$work/stderr" \
-    || { cat "$work/stderr"; fail "grade exited $?"; }
+    || { rc=$?; cat "$work/stderr"; fail "grade exited $rc"; }
   cat "$work/stdout"
   [ -n "${CHALLENGE_KEEP:-}" ] && { mkdir -p "$CHALLENGE_KEEP"; cp -r "$work/out/." "$CHALLENGE_KEEP/"; }
   gb="$work/out/gradebook.csv"
@@ -325,7 +325,7 @@ static __device__ float fma_asm(float a, float b, float c)\
   "$cli" datasets 02 --size 64 --seed 3 --out "$work/ds" >/dev/null || fail "datasets"
   cli_grade "$work/class" --lab 02 --rubric "$work/plain.rubric" --datasets "$work/ds" \
     --perf-size 256 --out "$work/out" --timeout 30 --jobs 2 >"$work/stdout" 2>"$work/stderr" \
-    || { cat "$work/stderr"; fail "grade exited $?"; }
+    || { rc=$?; cat "$work/stderr"; fail "grade exited $rc"; }
   cat "$work/stdout"
   gb="$work/out/gradebook.csv"
   plain() { # plain STUDENT: the plain-CUDA check's ok and detail
@@ -376,7 +376,7 @@ leaderboard)
     echo "carol,Carol,2026-11-18T08:00:00Z"; } >"$work/roster.csv"
   cli_grade "$work/class" --lab 02 --rubric "$work/board.rubric" --roster "$work/roster.csv" \
     --out "$work/out" --timeout 30 --jobs 2 >"$work/stdout" 2>"$work/stderr" \
-    || { cat "$work/stderr"; fail "grade exited $?"; }
+    || { rc=$?; cat "$work/stderr"; fail "grade exited $rc"; }
   cat "$work/stdout"
   gb="$work/out/gradebook.csv"
   ranks="$(for s in twin alice mallory bob carol; do printf '%s=%s ' $s "$(col "$gb" $s 'leaderboard rank')"; done)"
@@ -404,7 +404,7 @@ leaderboard)
   printf '{"created_at": "2026-11-21T01:02:03.5+01:00"}\n' >"$work/metadata.json"
   cli_grade "$work/one" --lab 02 --rubric "$work/board.rubric" --out "$work/out1" --timeout 30 \
     --submission-metadata "$work/metadata.json" --quiet >/dev/null 2>"$work/stderr1" \
-    || { cat "$work/stderr1"; fail "grade --submission-metadata exited $?"; }
+    || { rc=$?; cat "$work/stderr1"; fail "grade --submission-metadata exited $rc"; }
   grep -q '"submitted":[[:space:]]*"2026-11-21T00:02:03.5Z"' "$work/out1/results/one/results.json" \
     || fail "the metadata's created_at: $(grep -A1 extra_data "$work/out1/results/one/results.json")"
   # a bad time in the roster stops the grader, naming the roster, the line and the value

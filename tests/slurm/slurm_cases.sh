@@ -55,7 +55,7 @@ class)
   # total for every student.
   slurm_start "$work/cluster" || exit $?
   "$cli" grade "$class" --lab 02 --backend cpu --timeout 10 --slurm --array-limit 2 \
-    --out "$work/out" >"$work/stdout" 2>"$work/stderr" || { cat "$work/stderr"; fail "grade --slurm exited $?"; }
+    --out "$work/out" >"$work/stdout" 2>"$work/stderr" || { rc=$?; cat "$work/stderr"; fail "grade --slurm exited $rc"; }
   cat "$work/stdout"
   grep -q "submitted Slurm array job [0-9]*: 10 task(s) (--array=0-9%2)" "$work/stderr" \
     || { cat "$work/stderr"; fail "not one array job of 10 tasks"; }
@@ -80,7 +80,7 @@ attacks)
     cp -r "$root/tests/adversarial/02-tiled/$s" "$work/class/"
   done
   (cd "$work" && "$cli" grade "$work/class" --lab 02 --backend cpu --timeout 10 --slurm \
-    --out "$work/out" >"$work/stdout" 2>"$work/stderr") || { cat "$work/stderr"; fail "grade --slurm exited $?"; }
+    --out "$work/out" >"$work/stdout" 2>"$work/stderr") || { rc=$?; cat "$work/stderr"; fail "grade --slurm exited $rc"; }
   cat "$work/stdout"
   [ "$(totals "$work/out/gradebook.csv" | grep '^forge_journal,')" = "forge_journal,10" ] \
     || fail "forge_journal: $(totals "$work/out/gradebook.csv" | grep forge_journal), expected 10"
@@ -98,7 +98,7 @@ kit_lab)
   slurm_start "$work/cluster" || exit $?
   lab="$root/examples/kit-labs/histogram"
   "$cli" grade "$lab/submissions" --lab "$lab" --backend cpu --timeout 30 --slurm \
-    --out "$work/out" >"$work/stdout" 2>"$work/stderr" || { cat "$work/stderr"; fail "grade --slurm exited $?"; }
+    --out "$work/out" >"$work/stdout" 2>"$work/stderr" || { rc=$?; cat "$work/stderr"; fail "grade --slurm exited $rc"; }
   cat "$work/stdout"
   grep -q '"graded_as":[[:space:]]*"program"' "$work/out/journal/correct.json" || fail "correct: not graded as a program"
   [ "$(totals "$work/out/gradebook.csv" | grep '^correct,')" = "correct,100" ] || fail "correct: not full marks"
@@ -142,7 +142,7 @@ restart)
   mv "$work/judy" "$work/class/judy"
   [ ! -e "$work/out/gradebook.csv" ] || fail "a gradebook without judy"
   [ "$(jobs_submitted)" = 1 ] || fail "a second job"
-  "$cli" grade "${args[@]}" >"$work/o3" 2>"$work/e3" || { cat "$work/e3"; fail "the third run exited $?"; }
+  "$cli" grade "${args[@]}" >"$work/o3" 2>"$work/e3" || { rc=$?; cat "$work/e3"; fail "the third run exited $rc"; }
   grep -q "submitted Slurm array job [0-9]*: 1 task(s) (--array=2%1)" "$work/e3" \
     || { cat "$work/e3"; fail "judy alone was not resubmitted"; }
   [ "$(jobs_submitted)" = 2 ] || fail "not exactly one more job"
