@@ -1,6 +1,7 @@
 /* tilelab diagnose: run a lab's kernel on the CPU backend with every check on, and explain what
  * is wrong with it, and where. */
 #include "cli.h"
+#include "diagnose_program.h"
 #include "ptx.h"
 #include "runner_files.h"
 #include "session.h"
@@ -13,7 +14,7 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: ./tilelab diagnose LAB [--solution | --source FILE] [--dataset DIR] [--json]\n"
+    "usage: ./tilelab diagnose LAB [--solution | --source FILE] [--libwb] [--dataset DIR] [--json]\n"
     "\n"
     "Runs the kernel once on the CPU backend, which sees every access of every thread, with the\n"
     "checks on, and prints what it found, most severe first, each with its source line, block\n"
@@ -28,8 +29,13 @@ static const char usage[] =
     "Lab 05's given baseline kernel runs too: its lines follow yours, each marked \"(the\n"
     "given baseline kernel)\"; the traffic counts your kernel's call only.\n"
     "\n"
+    "A whole libwb program (its own main, wb.h or gputk.h) is captured and replayed whole, as\n"
+    "run and grade do it: LAB is then a matrix lab, or a lab.json (or the folder holding it,\n"
+    "examples/kit-labs/*), with --source FILE.\n"
+    "\n"
+    "  --libwb         FILE is a whole libwb program (found by itself when it defines main)\n"
     "  --dataset DIR   the dataset (default: a mid-size one of the lab, not a tile multiple\n"
-    "                  where the lab allows it)\n"
+    "                  where the lab allows it; a lab.json's: the middle one of its datasets)\n"
     "  --json          the same as one JSON document\n"
     "\n"
     "exit status: 0 no errors found, 1 errors found (or a wrong result), 2 bad input or usage,\n"
@@ -293,14 +299,15 @@ static void print_costs(const char *counts)
         printf("  charged beyond one issue slot an instruction (the blocks counted): %s\n", line);
 }
 
+/* `baseline`: lab 05's given baseline kernel was predicted too (pred[1]). */
 static void print_predictions(const tl_lab *lab, const runner_prediction pred[2],
-                              const char *counts)
+                              const char *counts, bool baseline)
 {
     tl_size size = session_predicted_size(lab);
     printf("predicted on an H100 at %dx%dx%d (the performance model, from these counts):\n",
            size.m, size.k, size.n);
     session_print_prediction("yours", &pred[0]);
-    if (strcmp(lab->id, "05-bank-conflicts") == 0)
+    if (baseline)
         session_print_prediction("baseline", &pred[1]);
     print_costs(counts);
 }
@@ -362,14 +369,118 @@ static int diagnose_file(const tl_lab *lab, const char *source, const char *data
     return TL_EXIT_OK;
 }
 
+/* What diagnose looks at: the lab (one of the kit's, or a lab.json's programs), the file, the
+ * dataset, and whether the file is a whole libwb program. */
+typedef struct target {
+    const tl_lab *lab;          /* a matrix lab, or NULL (a lab.json) */
+    runner_program_lab program; /* whole: the description the program is run by */
+    bool whole;
+    const char *name;           /* the lab's, as the report names it */
+    char src[PATH_MAX], ref[PATH_MAX], ds[PATH_MAX];
+} target;
+
+static int resolve(const char *lab_arg, const char *source, bool solution, bool libwb,
+                   const char *dataset, target *t)
+{
+    memset(t, 0, sizeof *t);
+    t->lab = tl_lab_find(lab_arg);
+    tl_error err;
+    if (!t->lab && access(lab_arg, F_OK) == 0) {
+        if (runner_program_lab_read(lab_arg, &t->program, &err) != 0)
+            return cli_fail("%s", err.msg);
+        if (!source || solution)
+            return cli_fail("diagnose: a lab described by %s has no template of tilelab's: give "
+                            "the program with --source FILE", lab_arg);
+        t->whole = true;
+    } else if (!t->lab) {
+        return cli_fail("diagnose: no lab \"%s\" (labs: 01-basic 02-tiled 03-arbitrary "
+                        "04-rectangular 05-bank-conflicts 06-challenge, or a lab.json)", lab_arg);
+    }
+    if (solution && source)
+        return cli_fail("diagnose: --solution and --source are two different files; pick one");
+    if (t->lab)
+        snprintf(t->ref, sizeof t->ref, "%.3000s/solutions/%s/solution.cu", cli_root(),
+                 t->lab->id);
+    if (source)
+        snprintf(t->src, sizeof t->src, "%s", source);
+    else if (solution)
+        snprintf(t->src, sizeof t->src, "%s", t->ref);
+    else
+        snprintf(t->src, sizeof t->src, "%.3000s/labs/%s/template.cu", cli_root(), t->lab->id);
+    if (access(t->src, R_OK) != 0)
+        return cli_fail("%s: cannot read the source file", cli_shown(t->src));
+    t->whole = t->whole || libwb || runner_source_defines_main(t->src);
+    if (t->whole && t->lab) {
+        char datasets[PATH_MAX];
+        snprintf(datasets, sizeof datasets, "%.3000s/datasets/%s", cli_root(), t->lab->id);
+        runner_program_lab_for(t->lab, datasets, &t->program);
+    }
+    t->name = t->lab ? t->lab->id : t->program.name;
+    int nlabs = 0;
+    const tl_lab *labs = tl_labs(&nlabs);
+    if (dataset)
+        snprintf(t->ds, sizeof t->ds, "%s", dataset);
+    else if (!t->lab && diagnose_program_dataset(&t->program, t->ds, sizeof t->ds) != 0)
+        return cli_fail("diagnose: no dataset in %s (a folder per dataset, holding %s)",
+                        cli_shown(t->program.datasets), t->program.inputs[0]);
+    else if (t->lab && t->lab - labs >= DEFAULT_DATASETS)
+        return cli_fail("diagnose: lab %s has no default dataset: give --dataset DIR", t->name);
+    else if (t->lab)
+        snprintf(t->ds, sizeof t->ds, "%.3000s/datasets/%s/%s", cli_root(), t->lab->id,
+                 default_dataset[t->lab - labs]);
+    if (t->whole && !diagnose_program_is_dataset(&t->program, t->ds, &err))
+        return cli_fail("%s", err.msg);
+    if (!t->whole && !cli_is_dataset(t->ds))
+        return cli_fail("%s: not a dataset folder (expected input0.raw, input1.raw, output.raw)",
+                        cli_shown(t->ds));
+    return TL_EXIT_OK;
+}
+
+static void print_json(const target *t, const runner_result *result, cJSON *mine,
+                       cJSON *reference, const runner_prediction pred[2], const char *counts)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "lab", t->name);
+    cJSON_AddStringToObject(doc, "source", cli_shown(t->src));
+    cJSON_AddStringToObject(doc, "dataset", cli_shown(t->ds));
+    cJSON_AddStringToObject(doc, "graded_as", t->whole ? "program" : "lab file");
+    cJSON_AddStringToObject(doc, "verdict", tl_verdict_name(result->verdict));
+    cJSON_AddStringToObject(doc, "detail", result->detail);
+    cJSON_AddItemToObject(doc, "diagnosis", mine);
+    if (reference)
+        cJSON_AddItemToObject(doc, "reference", reference);
+    if (t->lab) {
+        cJSON *pj = cJSON_AddObjectToObject(doc, "prediction");
+        tl_size size = session_predicted_size(t->lab);
+        cJSON_AddNumberToObject(pj, "m", size.m);
+        cJSON_AddNumberToObject(pj, "k", size.k);
+        cJSON_AddNumberToObject(pj, "n", size.n);
+        if (pred[0].ok) {
+            cJSON_AddNumberToObject(pj, "ms", pred[0].ms);
+            cJSON_AddStringToObject(pj, "bound", pm_bound_name(pred[0].bound));
+        } else {
+            cJSON_AddStringToObject(pj, "detail", pred[0].detail);
+        }
+        if (pred[1].ok)
+            cJSON_AddNumberToObject(pj, "baseline_ms", pred[1].ms);
+        cJSON *launches = counts ? cJSON_Parse(counts) : NULL;
+        if (launches)
+            cJSON_AddItemToObject(pj, "launches", launches);
+    }
+    char *text = cJSON_Print(doc);
+    puts(text);
+    free(text);
+    cJSON_Delete(doc);
+}
+
 static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"solution", no_argument, NULL, 'S'}, {"source", required_argument, NULL, 's'},
         {"dataset", required_argument, NULL, 'd'}, {"json", no_argument, NULL, 'j'},
-        {NULL, 0, NULL, 0}};
+        {"libwb", no_argument, NULL, 'L'}, {NULL, 0, NULL, 0}};
     const char *source = NULL, *dataset = NULL;
-    bool solution = false, json = false;
+    bool solution = false, json = false, libwb = false;
     int c;
     opterr = 0;
     optind = 1;
@@ -379,6 +490,7 @@ static int run(int argc, char **argv)
         case 's': source = optarg; break;
         case 'd': dataset = optarg; break;
         case 'j': json = true; break;
+        case 'L': libwb = true; break;
         default:
             return cli_fail("diagnose: unknown or incomplete option \"%s\" (see --help)",
                             argv[optind - 1]);
@@ -386,42 +498,24 @@ static int run(int argc, char **argv)
     }
     if (optind + 1 != argc)
         return cli_fail("diagnose: name one lab (see ./tilelab diagnose --help)");
-    const tl_lab *lab = tl_lab_find(argv[optind]);
-    if (!lab)
-        return cli_fail("diagnose: no lab \"%s\"", argv[optind]);
-    int nlabs = 0;
-    const tl_lab *labs = tl_labs(&nlabs);
-    if (lab - labs >= DEFAULT_DATASETS)
-        return cli_fail("diagnose: lab %s has no default dataset: give --dataset DIR", lab->id);
-    char src[PATH_MAX], ref[PATH_MAX], ds[PATH_MAX];
-    snprintf(ref, sizeof ref, "%.3000s/solutions/%s/solution.cu", cli_root(), lab->id);
-    if (source)
-        snprintf(src, sizeof src, "%s", source);
-    else if (solution)
-        snprintf(src, sizeof src, "%s", ref);
-    else
-        snprintf(src, sizeof src, "%.3000s/labs/%s/template.cu", cli_root(), lab->id);
-    if (dataset)
-        snprintf(ds, sizeof ds, "%s", dataset);
-    else
-        snprintf(ds, sizeof ds, "%.3000s/datasets/%s/%s", cli_root(), lab->id,
-                 default_dataset[lab - labs]);
-    if (!cli_is_dataset(ds))
-        return cli_fail("%s: not a dataset folder (expected input0.raw, input1.raw, output.raw)",
-                        cli_shown(ds));
-    if (access(src, R_OK) != 0)
-        return cli_fail("%s: cannot read the source file", cli_shown(src));
+    target t;
+    int rc = resolve(argv[optind], source, solution, libwb, dataset, &t);
+    if (rc != TL_EXIT_OK)
+        return rc;
+    const tl_lab *lab = t.lab;
     cJSON *mine = NULL, *reference = NULL;
     runner_result result, ref_result;
     memset(&ref_result, 0, sizeof ref_result);
     runner_prediction pred[2];
     memset(pred, 0, sizeof pred);
     char *counts = NULL;
-    int rc = diagnose_file(lab, src, ds, json, &mine, &result, pred, &counts);
+    rc = t.whole ? diagnose_program(&t.program, lab, t.src, t.ds, json, &mine, &result, pred)
+                 : diagnose_file(lab, t.src, t.ds, json, &mine, &result, pred, &counts);
     if (rc != TL_EXIT_OK)
         return rc;
-    bool have_ref = strcmp(src, ref) != 0 &&
-                    diagnose_file(lab, ref, ds, true, &reference, &ref_result, NULL, NULL) ==
+    /* The traffic next to the reference's: a matrix lab's, on the same dataset. */
+    bool have_ref = lab && strcmp(t.src, t.ref) != 0 &&
+                    diagnose_file(lab, t.ref, t.ds, true, &reference, &ref_result, NULL, NULL) ==
                         TL_EXIT_OK &&
                     reference;
     if (!mine) {
@@ -437,47 +531,20 @@ static int run(int argc, char **argv)
         return tl_verdict_exit_status(v);
     }
     int errors = (int)num(mine, "errors");
-    const char *verdict = tl_verdict_name(result.verdict);
     if (json) {
-        cJSON *doc = cJSON_CreateObject();
-        cJSON_AddStringToObject(doc, "lab", lab->id);
-        cJSON_AddStringToObject(doc, "source", cli_shown(src));
-        cJSON_AddStringToObject(doc, "dataset", cli_shown(ds));
-        cJSON_AddStringToObject(doc, "verdict", verdict);
-        cJSON_AddStringToObject(doc, "detail", result.detail);
-        cJSON_AddItemToObject(doc, "diagnosis", mine);
-        if (reference)
-            cJSON_AddItemToObject(doc, "reference", reference);
-        cJSON *pj = cJSON_AddObjectToObject(doc, "prediction");
-        tl_size size = session_predicted_size(lab);
-        cJSON_AddNumberToObject(pj, "m", size.m);
-        cJSON_AddNumberToObject(pj, "k", size.k);
-        cJSON_AddNumberToObject(pj, "n", size.n);
-        if (pred[0].ok) {
-            cJSON_AddNumberToObject(pj, "ms", pred[0].ms);
-            cJSON_AddStringToObject(pj, "bound", pm_bound_name(pred[0].bound));
-        } else {
-            cJSON_AddStringToObject(pj, "detail", pred[0].detail);
-        }
-        if (pred[1].ok)
-            cJSON_AddNumberToObject(pj, "baseline_ms", pred[1].ms);
-        cJSON *launches = counts ? cJSON_Parse(counts) : NULL;
-        if (launches)
-            cJSON_AddItemToObject(pj, "launches", launches);
-        char *text = cJSON_Print(doc);
-        puts(text);
-        free(text);
-        cJSON_Delete(doc);
+        print_json(&t, &result, mine, reference, pred, counts);
     } else {
-        printf("diagnose %s: %s on %s, CPU backend with every check on\n", lab->id,
-               cli_shown(src), cli_shown(ds));
+        printf("diagnose %s: %s on %s, %sCPU backend with every check on\n", t.name,
+               cli_shown(t.src), cli_shown(t.ds), t.whole ? "the whole libwb program, " : "");
         char *detail = tl_text_line(result.detail, strlen(result.detail));
-        printf("result: %s (%s)\n", verdict, detail ? detail : "");
+        printf("result: %s (%s)\n", tl_verdict_name(result.verdict), detail ? detail : "");
         free(detail);
         print_findings(mine, result.verdict == TL_VERDICT_TIMEOUT);
         print_instructions(mine);
         print_traffic(mine, have_ref ? reference : NULL);
-        print_predictions(lab, pred, counts);
+        if (lab)
+            print_predictions(lab, pred, counts,
+                              !t.whole && strcmp(lab->id, "05-bank-conflicts") == 0);
         cJSON_Delete(mine);
         cJSON_Delete(reference);
     }

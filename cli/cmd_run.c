@@ -107,6 +107,7 @@ typedef struct options {
     int ndatasets;
     bool json, build_only, no_time, ncu, reps_given, no_sandbox, device_debug, safety, fail_fast;
     bool watch, libwb;
+    const char *lab_arg;        /* as it was named */
     runner_program_lab program; /* program.name set: a lab graded as whole libwb programs */
     int timeout, reps;
     runner_backend backend;
@@ -188,6 +189,7 @@ static int parse(int argc, char **argv, options *o)
         return cli_fail("run: one lab at a time, got \"%s\" and \"%s\"", argv[optind],
                         argv[optind + 1]);
     o->lab = tl_lab_find(argv[optind]);
+    o->lab_arg = o->lab ? o->lab->id : argv[optind];
     tl_error lab_err;
     if (!o->lab && access(argv[optind], F_OK) == 0) {
         if (runner_program_lab_read(argv[optind], &o->program, &lab_err) != 0)
@@ -551,7 +553,7 @@ static int run_whole_program(options *o)
         snprintf(datasets, sizeof datasets, "%s/datasets/%s", cli_root(), o->lab->id);
         runner_program_lab_for(o->lab, datasets, &o->program);
     }
-    run_program_options po = {.lab = o->program, .source = o->source,
+    run_program_options po = {.lab = o->program, .lab_arg = o->lab_arg, .source = o->source,
                               .datasets = o->datasets, .ndatasets = o->ndatasets,
                               .backend = o->backend, .backend_given = o->backend_given,
                               .timeout = o->timeout, .reps = o->reps, .reps_given = o->reps_given,

@@ -55,6 +55,18 @@ int run_dataset_folders(const char *dir, const char *marker, bool numbered, char
     return n;
 }
 
+/* An unsafe dataset's causes, as `run` gives a lab file's, and where the whole report is. */
+static void print_causes(const run_program_options *o, const char *dataset, const char *text)
+{
+    cJSON *diag = text ? cJSON_Parse(text) : NULL;
+    if (diag && cJSON_GetArraySize(cJSON_GetObjectItem(diag, "findings")) > 0) {
+        diagnose_print_causes(diag, 3, "        ");
+        printf("        (./tilelab diagnose %s --source %s --dataset %s for the whole report)\n",
+               cli_shown(o->lab_arg), cli_shown(o->source), cli_shown(dataset));
+    }
+    cJSON_Delete(diag);
+}
+
 static void print_result(const runner_result *r)
 {
     const runner_call_result *c = &r->calls[CAPLOG_CALL_PROGRAM];
@@ -173,6 +185,8 @@ int run_program(const run_program_options *given)
                 cJSON_AddItemToArray(all, result_json(datasets[i], &r));
             else
                 print_result(&r);
+            if (!o->json && o->lab_arg)
+                print_causes(o, datasets[i], r.diagnosis);
             runner_result_free(&r);
             if (o->fail_fast && r.verdict != TL_VERDICT_PASS)
                 break;

@@ -7,6 +7,7 @@
 
 typedef struct run_program_options {
     runner_program_lab lab;
+    const char *lab_arg;      /* the lab as it was named, for the diagnose line (NULL: none) */
     const char *source;
     const char *const *datasets; /* given with --dataset; none: every one of the lab's */
     int ndatasets;

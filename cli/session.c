@@ -83,9 +83,8 @@ void session_close(session *s)
     runner_outcome_free(&s->outcome);
 }
 
-void session_print_outcome(const session *s, const char *source_shown)
+void session_print_failure(const runner_outcome *o, const char *source_shown)
 {
-    const runner_outcome *o = &s->outcome;
     char *detail = tl_text_line(o->detail, strlen(o->detail));
     fprintf(stderr, "tilelab: %s: %s: %s\n", source_shown, tl_verdict_name(o->verdict),
             detail ? detail : "");
@@ -97,6 +96,11 @@ void session_print_outcome(const session *s, const char *source_shown)
         fputs(inert ? inert : "", stderr);
         free(inert);
     }
+}
+
+void session_print_outcome(const session *s, const char *source_shown)
+{
+    session_print_failure(&s->outcome, source_shown);
     if (s->captured && s->capture.err && s->capture.err[0]) {
         char *err = tl_text_terminal(s->capture.err, strlen(s->capture.err));
         fprintf(stderr, "the host code's messages:\n%s", err ? err : "");

@@ -34,6 +34,8 @@ void session_close(session *s);
 /* Prints a build failure or a refusal: the verdict, its detail and the compiler's messages,
  * made safe for a terminal. */
 void session_print_outcome(const session *s, const char *source_shown);
+/* The same for a build's outcome alone (no capture). */
+void session_print_failure(const runner_outcome *o, const char *source_shown);
 
 /* One prediction's line: "  yours  2.264 ms  7588 GFLOP/s  bound by ... (N blocks per SM, R
  * registers)", or why there is none. */

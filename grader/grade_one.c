@@ -65,6 +65,16 @@ cJSON *grade_item(const char *name, double score, double max, bool passed, const
     return o;
 }
 
+void grade_add_performance(const grade_context *c, cJSON *items, cJSON *item, cJSON *e)
+{
+    bool graded = c->r.performance > 0;
+    cJSON_AddBoolToObject(cJSON_GetObjectItem(e, "performance"), "graded", graded);
+    if (graded)
+        cJSON_AddItemToArray(items, item);
+    else
+        cJSON_Delete(item);
+}
+
 static int write_atomic(const char *path, const char *text)
 {
     char tmp[PATH_MAX + 16];
@@ -494,9 +504,9 @@ void grade_one(const grade_context *c, const submission *s, int slot)
                                          d->hidden ? r->hidden_visibility : "visible", out_text));
         runner_result_free(&res);
     }
-    cJSON_AddItemToArray(items, performance(c, &cfg, &p, &cap, replayable, captured.verdict,
-                                            unsafe[0] ? unsafe : NULL,
-                                            forbidden[0] ? forbidden : NULL, passed, e));
+    grade_add_performance(c, items, performance(c, &cfg, &p, &cap, replayable, captured.verdict,
+                                                unsafe[0] ? unsafe : NULL,
+                                                forbidden[0] ? forbidden : NULL, passed, e), e);
     if (have_capture)
         runner_capture_free(&cap);
     runner_outcome_free(&built);

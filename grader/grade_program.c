@@ -158,5 +158,5 @@ void grade_program_datasets(const grade_context *c, const runner_config *cfg,
                                                out_text));
         runner_result_free(&res);
     }
-    cJSON_AddItemToArray(items, program_performance(c, &pc, p, &lab, ok, passed, e));
+    grade_add_performance(c, items, program_performance(c, &pc, p, &lab, ok, passed, e), e);
 }

@@ -355,6 +355,8 @@ int grade_write_outputs(const grade_context *c, const submission *subs, int n, t
             snprintf(frac, sizeof frac, "%d/%d", passed, total);
             snprintf(speed, sizeof speed, ratio > 0 ? "%.2fx%s" : "-", ratio,
                      cJSON_IsTrue(cJSON_GetObjectItem(perf, "predicted")) ? " (predicted)" : "");
+            if (ratio <= 0 && cJSON_IsFalse(cJSON_GetObjectItem(perf, "graded")))
+                snprintf(speed, sizeof speed, "not graded");
             const char *id = cJSON_GetObjectItem(e, "student")->valuestring;
             char *shown = tl_text_line(id, strlen(id));
             printf("%-16.16s %5.1f/%-3.0f %-7s %-7s %-9s %s\n", shown ? shown : "",
@@ -472,6 +474,10 @@ int grade_prepare(grade_context *c, tl_error *err)
                  o->program ? "program" : o->lab->id);
     if (rubric_read(path, &c->r, err) != 0)
         return -1;
+    if (o->program && c->r.performance > 0)
+        return tl_error_set(err, "%s: performance = %g, but lab %s (a lab.json) has no reference "
+                            "solution to time the programs against: set performance = 0",
+                            path, c->r.performance, o->program->name);
     if (o->roster && grader_roster_read(o->roster, &c->roster, err) != 0)
         return -1;
     c->metadata_submitted = NAN;

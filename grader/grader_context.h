@@ -12,7 +12,7 @@
 #define GRADER_MAX_PTX_BYTES (64u << 20)
 /* The scoring rules' version, part of every journal key: bump it when how points are given
  * changes, so a resumed grading regrades the entries the old rules scored. */
-#define GRADE_RULES_VERSION 2
+#define GRADE_RULES_VERSION 3
 
 typedef struct grade_dataset {
     char path[PATH_MAX];
@@ -74,6 +74,10 @@ const char *grade_lab_id(const grade_context *c);
 /* A journal entry's score item, and a dataset's entry; "64x64x64", or a described lab's shape. */
 cJSON *grade_item(const char *name, double score, double max, bool passed, const char *vis,
                   const char *output);
+/* Adds the performance item to `items` when the rubric gives points for speed; a rubric that
+ * gives none has no such item (a 0 / 0 item would read as failed), and the entry's performance
+ * says "graded": false. The item is taken either way. */
+void grade_add_performance(const grade_context *c, cJSON *items, cJSON *item, cJSON *e);
 cJSON *grade_dataset_json(const grade_dataset *d, tl_verdict v, const char *detail,
                           const char *output);
 void grade_dataset_shape(const grade_dataset *d, char *out, size_t size);

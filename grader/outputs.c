@@ -406,6 +406,10 @@ static void feedback_performance(FILE *f, const cJSON *e)
     const char *ds = entry_str(p, "dataset");
     fprintf(f, "\nPerformance%s%s%s: ", ds && *ds ? " (dataset " : "", ds && *ds ? ds : "",
             ds && *ds ? ")" : "");
+    if (ratio <= 0 && cJSON_IsFalse(entry_field(p, "graded"))) {
+        fputs("not graded (no points for speed in this lab's rubric)\n", f);
+        return;
+    }
     if (ratio <= 0) {
         fputs("no passing timed run, so no speed ratio\n", f);
         return;

@@ -276,6 +276,12 @@ const char *tl_check_report_hint(const tl_check_report *rep);
 
 /* One paragraph: verdict, counts, worst element, first few; never longer than ~12 lines. */
 void tl_check_report_print(FILE *out, const tl_check_report *rep);
+/* What a passing report passed, as its PASS line says it: "all 37 elements within libwb's
+ * tolerance", "all 8 integers equal the expected ones". */
+void tl_check_pass_text(const tl_check_report *rep, char *out, size_t size);
+/* The rule a passing value of that kind met: "within libwb's tolerance", "equal to the expected
+ * ones". */
+const char *tl_check_rule_text(tl_check_kind kind);
 /* The report as a cJSON object (pass, shape_mismatch, checked, bad, nonfinite, worst, first,
  * rule), for documents that hold one; NULL only when memory runs out. */
 struct cJSON;

@@ -395,7 +395,9 @@ typedef struct runner_program_opts {
     /* The performance model's counts instead (runner_program_predict): one replay on the CPU
      * backend writing the interpreter's counts here, a sample of `sample_blocks` blocks of
      * each launch (`sample_last`: of the last only); the answer's elements the sampled blocks
-     * did not write come back as NaN. NULL: none. */
+     * did not write come back as NaN. With sample_blocks 0, diagnose's report: every block
+     * with every check on, the findings and counts written here, the verdict the answer's
+     * (a finding does not make it unsafe: the report names each). NULL: none. */
     const char *diagnose;
     int sample_blocks;
     bool sample_last;

@@ -379,15 +379,25 @@ static void print_mismatch(FILE *out, const char *label, const tl_mismatch *m, i
             fabs(m->got - m->expected), m->bound);
 }
 
-static const char *pass_rule(tl_check_kind kind)
+const char *tl_check_rule_text(tl_check_kind kind)
 {
     switch (kind) {
     case TL_CHECK_LIBWB: return "within libwb's tolerance";
     case TL_CHECK_LIBGPUTK: return "within libgputk's tolerance";
     case TL_CHECK_IMAGE: return "within libwb's image tolerance";
+    case TL_CHECK_EXACT:
     case TL_CHECK_IDENTICAL: return "equal to the expected ones";
     default: return "within the fp32 error bound";
     }
+}
+
+void tl_check_pass_text(const tl_check_report *rep, char *out, size_t size)
+{
+    if (rep->kind == TL_CHECK_EXACT)
+        snprintf(out, size, "all %lld integers equal the expected ones", (long long)rep->checked);
+    else
+        snprintf(out, size, "all %lld elements %s", (long long)rep->checked,
+                 tl_check_rule_text(rep->kind));
 }
 
 void tl_check_report_print(FILE *out, const tl_check_report *rep)
@@ -404,18 +414,13 @@ void tl_check_report_print(FILE *out, const tl_check_report *rep)
                 rep->expected_rows, rep->expected_cols);
         return;
     }
-    if (rep->pass && rep->kind == TL_CHECK_EXACT) {
-        fprintf(out, "PASS: all %lld integers equal the expected ones\n", (long long)rep->checked);
-        return;
-    }
-    if (rep->pass && rep->kind == TL_CHECK_IDENTICAL) {
-        fprintf(out, "PASS: all %lld elements %s\n", (long long)rep->checked,
-                pass_rule(rep->kind));
-        return;
-    }
     if (rep->pass) {
-        fprintf(out, "PASS: all %lld elements %s (largest error %.3g of its bound)\n",
-                (long long)rep->checked, pass_rule(rep->kind), rep->max_error_ratio);
+        char text[160];
+        tl_check_pass_text(rep, text, sizeof text);
+        fprintf(out, "PASS: %s", text);
+        if (rep->kind != TL_CHECK_EXACT && rep->kind != TL_CHECK_IDENTICAL)
+            fprintf(out, " (largest error %.3g of its bound)", rep->max_error_ratio);
+        fputc('\n', out);
         return;
     }
     fprintf(out, "FAIL: %lld of %lld elements wrong", (long long)rep->bad,

@@ -226,6 +226,22 @@ static void read_summary(const cJSON *doc, runner_result *out)
     }
 }
 
+/* What a passing dataset passed, as a lab file's detail says it: "all 1024 elements within the
+ * fp32 error bound in 3 checked run(s)"; a summed answer's partial results are named. */
+static void pass_detail(const program_check *pc, const runner_call_result *call, char *out,
+                        size_t size)
+{
+    if (pc->lab->answer == RUNNER_ANSWER_SUM) {
+        snprintf(out, size, "the sum of the %llu partial results %s in %d checked run(s)",
+                 (unsigned long long)(pc->call->out_bytes / 4),
+                 tl_check_rule_text(call->check.kind), call->runs_checked);
+        return;
+    }
+    char rule[160];
+    tl_check_pass_text(&call->check, rule, sizeof rule);
+    snprintf(out, size, "%s in %d checked run(s)", rule, call->runs_checked);
+}
+
 /* What one replay of a captured program needs. */
 typedef struct replay_job {
     const runner_config *c;
@@ -352,6 +368,8 @@ static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runn
         if (out->verdict == TL_VERDICT_PASS && call_res->runs_checked == 0) {
             out->verdict = TL_VERDICT_ERROR;
             snprintf(out->detail, sizeof out->detail, "the replayer sent no answer");
+        } else if (out->verdict == TL_VERDICT_PASS) {
+            pass_detail(j->pc, call_res, out->detail, sizeof out->detail);
         }
         if (out->verdict == TL_VERDICT_WRONG && tl_check_report_hint(&call_res->check))
             snprintf(out->hint, sizeof out->hint, "%s", tl_check_report_hint(&call_res->check));
@@ -508,6 +526,9 @@ int runner_program_run(const runner_config *c, const runner_program *p,
             job = (replay_job){&counted, p, &pc, &cap, work, in, false, opts->diagnose,
                                opts->sample_blocks, opts->sample_last, opts->sample_seed,
                                opts->slowdown, false};
+            /* Unsampled: diagnose's report, whose verdict is the answer's, judged as the
+             * safety checks judge it. */
+            job.answer_computed = opts->sample_blocks == 0 && lab->answer == RUNNER_ANSWER_SUM;
             safety = false;
         }
         if (safety) {

@@ -41,4 +41,15 @@ check 2 "$work/bad_output/output.raw: ended after 2 of 9216 values" \
   "$cli" diagnose 02 --solution --dataset "$work/bad_output"
 check 2 "$work/bad_output/output.raw: ended after 2 of 9216 values" \
   "$cli" run 02 --solution --dataset "$work/bad_output"
+# A lab described by a lab.json: the program must be given, and a dataset must hold the files
+# the description names.
+kit="$(dirname "$shipped")/examples/kit-labs/vector-add"
+check 2 "tilelab: error: diagnose: a lab described by $kit has no template of tilelab's: give the program with --source FILE" \
+  "$cli" diagnose "$kit"
+printf '#include <wb.h>\nint main(int argc, char **argv) { int x = ; }\n' >"$work/nobuild_main.cu"
+check 3 "tilelab: $work/nobuild_main.cu: build-failed: nvcc refused the file (its messages follow)
+nobuild_main.cu(2): error: expected an expression" "$cli" diagnose 02 --source "$work/nobuild_main.cu"
+mkdir "$work/no_output" && cp "$kit"/datasets/0/input*.raw "$work/no_output/"
+check 2 "tilelab: error: $work/no_output: not a dataset folder of lab vector-add (no readable output.raw" \
+  "$cli" diagnose "$kit" --source "$kit/submissions/correct/main.cu" --dataset "$work/no_output"
 exit $fail

@@ -197,6 +197,40 @@ kit_labs)
     "$work/vector-add/journal/expected-output.json" || fail "expected-output: the refusal's reason"
   grep -q '/capture/' "$work"/*/journal/*.json && fail "a grader path in a journal entry"
   ;;
+kit_lab_outputs)
+  # A lab.json lab has no performance part: no "performance" item (it read "0 / 0, failed"),
+  # the feedback says speed is not graded, and each passing dataset says what it passed
+  # (it read "pass: " with nothing after). A rubric that gives points for speed such a lab
+  # cannot earn is refused.
+  lab="$root/examples/kit-labs/vector-add"
+  mkdir -p "$work/class/ana"
+  cp "$lab/submissions/correct/main.cu" "$work/class/ana/"
+  cli_grade "$work/class" --lab "$lab" --out "$work/out" --timeout 30 >"$work/stdout" 2>&1 \
+    || { cat "$work/stdout"; fail "grade exited $?"; }
+  cat "$work/stdout" "$work/out/feedback/ana.txt"
+  grep -q '^ana  *100.0/100 .* 10/10  *not graded$' "$work/stdout" || fail "the terminal's row"
+  fb="$work/out/feedback/ana.txt"
+  grep -q 'performance' "$fb" && fail "a performance item in the feedback"
+  grep -q '^Performance: not graded (no points for speed in this lab.s rubric)$' "$fb" \
+    || fail "the feedback's performance line"
+  grep -Eq 'pass: *$' "$fb" && fail "a dataset item that says nothing after pass:"
+  [ "$(grep -Ec "^  dataset [0-9]+ \([0-9]+\): 9 / 9, passed - pass: all [0-9]+ elements within libwb's tolerance in 1 checked run\(s\)$" "$fb")" = 10 ] \
+    || fail "the dataset items' outputs"
+  rj="$work/out/results/ana/results.json"
+  grep -q '"name":[[:space:]]*"performance"' "$rj" && fail "a performance test in results.json"
+  grep -Eq '"output":[[:space:]]*"pass: "' "$rj" && fail "an empty pass output in results.json"
+  grep -q '"performance"' "$work/out/gradebook.csv" && fail "a performance column in the gradebook"
+  # the lab's rubric with points for speed
+  mkdir -p "$work/lab"
+  cp -r "$lab/datasets" "$work/lab/"
+  sed 's/"datasets": "datasets"/"datasets": "datasets", "rubric": "speed.rubric"/' "$lab/lab.json" >"$work/lab/lab.json"
+  sed 's/^performance = 0 .*/performance = 20/' "$root/grader/rubrics/program.rubric" >"$work/lab/speed.rubric"
+  out="$(cli_grade "$work/class" --lab "$work/lab" --out "$work/out2" 2>&1)"; rc=$?
+  echo "$out"
+  [ "$rc" = 2 ] || fail "a rubric with points for speed: exit $rc, expected 2"
+  grep -q "speed.rubric: performance = 20, but lab vector-add (a lab.json) has no reference solution to time the programs against: set performance = 0" <<<"$out" \
+    || fail "the rubric's error"
+  ;;
 challenge_class)
   # Lab 06's class: lab 05's kernel and the handout's steps as students, two copies of the
   # reference (a tie the roster's times break), and the reference without its edge kernels
