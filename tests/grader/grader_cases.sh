@@ -142,6 +142,56 @@ resume)
   strip() { cut -d, -f1,3-9 "$1"; } # drop total and performance: they depend on timings
   diff <(strip "$work/full/gradebook.csv") <(strip "$work/out/gradebook.csv") || fail "gradebooks differ"
   ;;
+roster)
+  # A roster whose ids the folders spell otherwise. s02 is S02 (another case: one student, with
+  # a warning); s03 is a copy of alice trying to pass for S03, whose own (failing) folder is
+  # there: the exact match wins; AB and Ab are both roster id ab (ambiguous: neither is); extra
+  # is not in the roster; S09 handed nothing in.
+  mkdir -p "$work/class"
+  cp -r "$class/alice" "$work/class/s02"
+  cp -r "$class/alice" "$work/class/s03"
+  for s in S03 AB Ab extra; do cp -r "$class/heidi" "$work/class/$s"; done
+  printf 'id,name\nS02,Two\nS03,Three\nab,Ambiguous\nS09,Nine\n' >"$work/roster.csv"
+  grade_roster() {
+    cli_grade "$work/class" --lab 02 --datasets "$root/datasets/02-tiled" --roster "$work/roster.csv" \
+      --out "$work/out" --timeout 30 --jobs 2 >"$work/stdout" 2>"$work/stderr" \
+      || { cat "$work/stderr"; fail "grade exited $?"; }
+  }
+  grade_roster
+  cat "$work/stdout" "$work/stderr"
+  for w in 'folder "s02" is roster id "S02" (matched ignoring case and surrounding spaces)' \
+           'ambiguous: folders "AB" and "Ab" and roster id "ab" differ only in case' \
+           'ambiguous: folders "S03" and "s03" differ only in case or surrounding spaces: graded as 2 students' \
+           'folder "s03" is not in the roster' 'folder "extra" is not in the roster' \
+           'folder "AB" is not in the roster' 'folder "Ab" is not in the roster' \
+           'roster id "S09" has no submission folder: 0 points' 'roster id "ab" has no submission folder'; do
+    grep -qF "warning: $w" "$work/stderr" || fail "no warning: $w"
+  done
+  gb="$work/out/gradebook.csv"
+  row() { grep "^$1," "$gb" | tr -d '\r'; }
+  [ "$(col "$gb" S02 total)" = 100 ] && [ "$(col "$gb" S02 name)" = Two ] || fail "S02: $(row S02)"
+  row S02 | grep -q ',"matched folder ""s02"""$' || fail "S02's roster column: $(row S02)"
+  [ -z "$(row s02)" ] || fail "s02 is a student of its own: $(row s02)"
+  [ "$(col "$gb" S03 total)" = 0 ] && row S03 | grep -q ',$' || fail "S03 must keep its own grade: $(row S03)"
+  [ "$(col "$gb" s03 total)" = 100 ] && row s03 | grep -q ',not in the roster$' || fail "s03: $(row s03)"
+  for s in AB Ab extra; do row $s | grep -q ',not in the roster$' || fail "$s: $(row $s)"; done
+  for s in S09 ab; do
+    row $s | grep -q "^$s,[A-Za-z]*,0,100,.*,no submission$" || fail "$s: $(row $s)"
+    grep -Eq "^$s +0\.0/100 +no submission$" "$work/stdout" || fail "$s: not in grade's table"
+    grep -q '"output":[[:space:]]*"No submission of yours was graded: 0 / 100 points."' \
+      "$work/out/results/$s/results.json" || fail "$s: results.json"
+    grep -q 'No submission of yours was graded' "$work/out/feedback/$s.txt" || fail "$s: feedback"
+    grep -q "<tr class=\"student\"><td>$s</td><td>0 / 100</td>.*no submission" "$work/out/report.html" \
+      || fail "$s: the report's table"
+  done
+  [ "$(wc -l <"$gb")" = 9 ] || fail "the gradebook has $(wc -l <"$gb") lines, expected a header and 8 students"
+  grep -Eq '^S02 +100\.0/100 .*matched folder "s02"$' "$work/stdout" || fail "S02 in grade's table"
+  grep -q '<tr><th>On the roster, no submission (0 points)</th><td class="absent">2</td></tr>' \
+    "$work/out/report.html" || fail "the report's summary: no submission"
+  grep -q '<tr><th>Submissions not in the roster</th><td>4</td></tr>' "$work/out/report.html" \
+    || fail "the report's summary: not in the roster"
+  [ -e "$work/out/results/S02/results.json" ] && [ ! -e "$work/out/results/s02" ] || fail "S02's results.json"
+  ;;
 lock)
   setsid "$cli" grade "$class" --lab 02 --out "$work/out" --timeout 30 --jobs 1 --quiet >/dev/null 2>&1 --backend cpu &
   bg=$!
