@@ -431,6 +431,21 @@ int grade_prepare(grade_context *c, tl_error *err)
     return 0;
 }
 
+/* The last line: how many were graded now and in how long, how many came from the journal. */
+static void grade_print_done(const grade_context *c, int n, int reused, double seconds)
+{
+    static const char why[] = "graded before with the same files, rubric, datasets and backend";
+    if (reused == 0)
+        fprintf(stderr, "graded %d submission(s) in %.1f s", n, seconds);
+    else if (reused == n)
+        fprintf(stderr, "graded none: all %d submission(s) reused from the journal (%s)", n, why);
+    else
+        fprintf(stderr, "graded %d submission(s) in %.1f s; %d more reused from the journal (%s)",
+                n - reused, seconds, reused, why);
+    fprintf(stderr, "; gradebook %s/gradebook.csv, report %s/report.html\n", c->o->out,
+            c->o->out);
+}
+
 int grade_class(const grade_options *opts, tl_error *err)
 {
     grade_context *c = calloc(1, sizeof *c);
@@ -486,6 +501,11 @@ int grade_class(const grade_options *opts, tl_error *err)
     if (rc == 0 && !opts->slurm)
         rc = grade_time_reference(c, err);
     if (rc == 0) {
+        /* What a resumed grading takes from the journal, counted before anything is graded:
+         * the time printed is then the time of the others only. */
+        int reused = 0;
+        for (int i = 0; i < n; i++)
+            reused += grade_journaled(c, &subs[i]);
         double started = tl_clock_now();
         if (opts->slurm)
             rc = grade_slurm(c, subs, n, err);
@@ -494,9 +514,7 @@ int grade_class(const grade_options *opts, tl_error *err)
         if (rc == 0)
             rc = grade_write_outputs(c, subs, n, err);
         if (rc == 0 && !opts->quiet)
-            fprintf(stderr, "graded %d submission(s) in %.1f s; gradebook %s/gradebook.csv, "
-                            "report %s/report.html\n", n, tl_clock_now() - started, opts->out,
-                    opts->out);
+            grade_print_done(c, n, reused, tl_clock_now() - started);
     }
     free(subs);
     grader_roster_match_free(&c->ids);

@@ -137,8 +137,12 @@ resume)
   [ "$before" -ge 3 ] && [ "$before" -lt 10 ] || fail "the kill came at a bad time ($before graded)"
   stamp="$(stat -c %Y "$work/out/journal/alice.json")"
   sleep 1
-  cli_grade "$class" --lab 02 --out "$work/out" --timeout 5 --jobs 2 --quiet >/dev/null 2>&1 || fail "resumed run"
+  cli_grade "$class" --lab 02 --out "$work/out" --timeout 5 --jobs 2 >/dev/null 2>"$work/resumed" || fail "resumed run"
   [ "$(stat -c %Y "$work/out/journal/alice.json")" = "$stamp" ] || fail "alice was graded again"
+  # the last line says how many were graded now and how many came from the journal
+  all="$(ls -d "$class"/*/ | wc -l)"
+  grep -q "graded $((all - before)) submission(s) in [0-9.]* s; $before more reused from the journal" \
+    "$work/resumed" || fail "the resumed run's last line: $(tail -1 "$work/resumed")"
   strip() { cut -d, -f1,3-9 "$1"; } # drop total and performance: they depend on timings
   diff <(strip "$work/full/gradebook.csv") <(strip "$work/out/gradebook.csv") || fail "gradebooks differ"
   ;;
@@ -146,7 +150,8 @@ roster)
   # A roster whose ids the folders spell otherwise. s02 is S02 (another case: one student, with
   # a warning); s03 is a copy of alice trying to pass for S03, whose own (failing) folder is
   # there: the exact match wins; AB and Ab are both roster id ab (ambiguous: neither is); extra
-  # is not in the roster; S09 handed nothing in.
+  # is not in the roster; S09 handed nothing in. Then the same grading resumed, and again with
+  # one file changed: how many were reused and how many graded again.
   mkdir -p "$work/class"
   cp -r "$class/alice" "$work/class/s02"
   cp -r "$class/alice" "$work/class/s03"
@@ -191,6 +196,15 @@ roster)
   grep -q '<tr><th>Submissions not in the roster</th><td>4</td></tr>' "$work/out/report.html" \
     || fail "the report's summary: not in the roster"
   [ -e "$work/out/results/S02/results.json" ] && [ ! -e "$work/out/results/s02" ] || fail "S02's results.json"
+  # Resumed: nothing graded again, and the line says so; then one file changed.
+  grade_roster
+  grep -q '^graded none: all 6 submission(s) reused from the journal' "$work/stderr" \
+    || fail "the resumed run's last line: $(tail -1 "$work/stderr")"
+  echo '// a late fix' >>"$work/class/extra/template.cu"
+  grade_roster
+  grep -q '^graded 1 submission(s) in [0-9.]* s; 5 more reused from the journal' "$work/stderr" \
+    || fail "the last line after a change: $(tail -1 "$work/stderr")"
+  [ "$(col "$gb" S02 total)" = 100 ] && row S09 | grep -q ',no submission$' || fail "the outputs after resuming"
   ;;
 lock)
   setsid "$cli" grade "$class" --lab 02 --out "$work/out" --timeout 30 --jobs 1 --quiet >/dev/null 2>&1 --backend cpu &
