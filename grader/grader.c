@@ -2,8 +2,6 @@
  * time, one worker process per submission (up to --jobs at once, each in a worker slot of its
  * own), the journal that makes grading resumable, and the final outputs. */
 #include "grader_context.h"
-#include "outputs.h"
-
 #include "runner_files.h"
 #include "submitted.h"
 
@@ -297,85 +295,6 @@ void grade_progress(const grade_context *c, int done, int total, int failures, d
     fflush(stderr);
 }
 
-/* What the outputs show beside the journal's entries: the time each was submitted, only ever
- * from the instructor's side (the roster, Gradescope's metadata: never a submission's files),
- * and, when the rubric asks for it, the leaderboard. Whatever an entry held under these names is
- * replaced. */
-static int annotate(const grade_context *c, cJSON **entries, int n, tl_error *err)
-{
-    for (int i = 0; i < n; i++) {
-        cJSON_DeleteItemFromObjectCaseSensitive(entries[i], "submitted");
-        cJSON_DeleteItemFromObjectCaseSensitive(entries[i], "leaderboard");
-        const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(entries[i], "student"));
-        int row = c->roster.submitted && id ? grader_roster_find(&c->roster, id) : -1;
-        double when = row >= 0 ? c->roster.submitted[row] : NAN;
-        if (isnan(when))
-            when = c->metadata_submitted;
-        char text[GRADER_TIME_TEXT_MAX];
-        if (!isnan(when)) {
-            grader_time_format(when, text);
-            cJSON_AddStringToObject(entries[i], "submitted", text);
-        }
-    }
-    return c->r.leaderboard ? grader_leaderboard_rank(entries, n, err) : 0;
-}
-
-int grade_write_outputs(const grade_context *c, const submission *subs, int n, tl_error *err)
-{
-    cJSON **entries = calloc(n > 0 ? (size_t)n : 1, sizeof *entries);
-    int count = 0;
-    for (int i = 0; entries && i < n; i++) {
-        char path[PATH_MAX];
-        grade_journal_path(c, &subs[i], path, sizeof path);
-        char *j = files_read(path, NULL);
-        cJSON *doc = j ? cJSON_Parse(j) : NULL;
-        free(j);
-        if (doc)
-            entries[count++] = doc;
-    }
-    int rc = entries ? annotate(c, entries, count, err) : tl_error_set(err, "out of memory");
-    if (rc == 0)
-        rc = grader_write_all(c->o->out, entries, count, grade_lab_id(c),
-                              c->o->roster ? &c->roster : NULL, err);
-    if (rc == 0 && !c->o->quiet) {
-        printf("%-16s %8s  %-7s %-7s %-9s %s\n", "student", "total", "builds", "static",
-               "datasets", "speed vs reference");
-        for (int i = 0; i < count; i++) {
-            const cJSON *e = entries[i], *score = cJSON_GetObjectItem(e, "score");
-            const cJSON *ds = cJSON_GetObjectItem(e, "datasets");
-            const cJSON *perf = cJSON_GetObjectItem(e, "performance");
-            int passed = 0, total = cJSON_GetArraySize(ds), static_ok = 1;
-            for (const cJSON *d = ds ? ds->child : NULL; d; d = d->next)
-                passed += strcmp(cJSON_GetObjectItem(d, "verdict")->valuestring, "pass") == 0;
-            const cJSON *st = cJSON_GetObjectItem(e, "static");
-            for (const cJSON *k = st ? st->child : NULL; k; k = k->next)
-                static_ok &= cJSON_IsTrue(cJSON_GetObjectItem(k, "ok"));
-            double ratio = cJSON_GetObjectItem(perf, "ratio")->valuedouble;
-            char frac[16], speed[48];
-            snprintf(frac, sizeof frac, "%d/%d", passed, total);
-            snprintf(speed, sizeof speed, ratio > 0 ? "%.2fx%s" : "-", ratio,
-                     cJSON_IsTrue(cJSON_GetObjectItem(perf, "predicted")) ? " (predicted)" : "");
-            if (ratio <= 0 && cJSON_IsFalse(cJSON_GetObjectItem(perf, "graded")))
-                snprintf(speed, sizeof speed, "not graded");
-            const char *id = cJSON_GetObjectItem(e, "student")->valuestring;
-            char *shown = tl_text_line(id, strlen(id));
-            printf("%-16.16s %5.1f/%-3.0f %-7s %-7s %-9s %s\n", shown ? shown : "",
-                   cJSON_GetObjectItem(score, "total")->valuedouble,
-                   cJSON_GetObjectItem(score, "max")->valuedouble,
-                   cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "build"), "ok")) ? "yes"
-                                                                                          : "NO",
-                   static_ok ? "ok" : "FAILED", frac, speed);
-            free(shown);
-        }
-        grader_print_leaderboard(stdout, entries, count, GRADER_BOARD_SHOWN);
-        fflush(stdout);
-    }
-    for (int i = 0; i < count; i++)
-        cJSON_Delete(entries[i]);
-    free(entries);
-    return rc;
-}
-
 /* Every submission, up to `jobs` at once, each worker in a slot of its own. */
 static void grade_all(const grade_context *c, const submission *subs, int n)
 {
@@ -536,6 +455,21 @@ int grade_prepare(grade_context *c, tl_error *err)
     return 0;
 }
 
+/* The last line: how many were graded now and in how long, how many came from the journal. */
+static void grade_print_done(const grade_context *c, int n, int reused, double seconds)
+{
+    static const char why[] = "graded before with the same files, rubric, datasets and backend";
+    if (reused == 0)
+        fprintf(stderr, "graded %d submission(s) in %.1f s", n, seconds);
+    else if (reused == n)
+        fprintf(stderr, "graded none: all %d submission(s) reused from the journal (%s)", n, why);
+    else
+        fprintf(stderr, "graded %d submission(s) in %.1f s; %d more reused from the journal (%s)",
+                n - reused, seconds, reused, why);
+    fprintf(stderr, "; gradebook %s/gradebook.csv, report %s/report.html\n", c->o->out,
+            c->o->out);
+}
+
 int grade_class(const grade_options *opts, tl_error *err)
 {
     grade_context *c = calloc(1, sizeof *c);
@@ -575,6 +509,8 @@ int grade_class(const grade_options *opts, tl_error *err)
             rc = n < 0 ? -1 : tl_error_set(err, "%s: no submissions (one folder per student "
                                            "holding template.cu)", opts->submissions);
     }
+    if (rc == 0)
+        rc = grade_match_ids(c, subs, n, err);
     if (rc == 0 && !opts->quiet && opts->program)
         fprintf(stderr, "grading %d submission(s) of %s (whole libwb programs, -t %s) on %d "
                 "dataset(s), %s backend, sandbox: %s\n", n, opts->program->name,
@@ -589,6 +525,11 @@ int grade_class(const grade_options *opts, tl_error *err)
     if (rc == 0 && !opts->slurm)
         rc = grade_time_reference(c, err);
     if (rc == 0) {
+        /* What a resumed grading takes from the journal, counted before anything is graded:
+         * the time printed is then the time of the others only. */
+        int reused = 0;
+        for (int i = 0; i < n; i++)
+            reused += grade_journaled(c, &subs[i]);
         double started = tl_clock_now();
         if (opts->slurm)
             rc = grade_slurm(c, subs, n, err);
@@ -597,11 +538,10 @@ int grade_class(const grade_options *opts, tl_error *err)
         if (rc == 0)
             rc = grade_write_outputs(c, subs, n, err);
         if (rc == 0 && !opts->quiet)
-            fprintf(stderr, "graded %d submission(s) in %.1f s; gradebook %s/gradebook.csv, "
-                            "report %s/report.html\n", n, tl_clock_now() - started, opts->out,
-                    opts->out);
+            grade_print_done(c, n, reused, tl_clock_now() - started);
     }
     free(subs);
+    grader_roster_match_free(&c->ids);
     grader_roster_free(&c->roster);
     unlink(c->turns);
     rmdir(turns_dir);

@@ -29,6 +29,7 @@ typedef struct grade_context {
     const grade_options *o;
     rubric r;
     grader_roster roster;    /* empty without --roster */
+    grader_roster_match ids; /* the submissions' folders against the roster (grade_match_ids) */
     double metadata_submitted; /* --submission-metadata's created_at (submitted.h), or NAN */
     uint64_t rubric_hash;
     grade_dataset ds[GRADE_MAX_DATASETS];
@@ -55,7 +56,11 @@ bool grade_has_failure(const grade_context *c, const submission *s);
 /* The progress line on stderr (nothing with --quiet). */
 void grade_progress(const grade_context *c, int done, int total, int failures, double started,
                     const char *current);
-/* The gradebook, results, feedback and report from the journal entries, and the table. */
+/* Matches the n submissions' folders to the roster (roster.h's rules) into c->ids and prints
+ * its warnings (unless --quiet). */
+int grade_match_ids(grade_context *c, const submission *subs, int n, tl_error *err);
+/* The gradebook, results, feedback and report from the journal entries, and the table: every
+ * submission under its roster id, and every roster id without one (c->ids). */
 int grade_write_outputs(const grade_context *c, const submission *subs, int n, tl_error *err);
 /* Grades the class through one Slurm array job (slurm.c): submits what is neither graded nor
  * running, watches the journal until every task ended. Returns 0 when every submission has its

@@ -81,7 +81,7 @@ static void absent_row(FILE *f, const grader_roster *roster, int row, double max
     fprintf(f, ",0,%s", max > 0 ? out_fmt_num(num, max) : "");
     for (size_t c = 0; c < ncells; c++)
         fputc(',', f);
-    fputs(",no submission\r\n", f);
+    fputs("," GRADER_NO_SUBMISSION "\r\n", f);
 }
 
 int grader_write_gradebook_roster(const char *path, cJSON *const *entries, int n,
@@ -167,7 +167,12 @@ int grader_write_gradebook_roster(const char *path, cJSON *const *entries, int n
                     fprintf(m.f, ",%s", verdict);
                 }
             }
-            fputs(roster ? (in_roster >= 0 ? ",\r\n" : ",not in the roster\r\n") : "\r\n", m.f);
+            if (roster) {
+                const char *status = entry_str(e, "roster");
+                fputc(',', m.f);
+                csv_field(m.f, status ? status : in_roster >= 0 ? "" : GRADER_NOT_IN_ROSTER);
+            }
+            fputs("\r\n", m.f);
         }
         /* Students of the roster without a submission: nothing is lost. */
         for (int i = 0; roster && i < roster->nrows; i++) {
@@ -257,6 +262,9 @@ int grader_write_results_json(const char *path, const cJSON *entry, tl_error *er
                  ? " The total includes %d hidden test(s): %s of %s points not shown to you here."
                  : " The total includes no hidden tests.", hidden, out_fmt_num(a, hidden_score),
                  out_fmt_num(b, hidden_max));
+    if (entry_absent(entry))
+        snprintf(out, sizeof out, "No submission of yours was graded: 0 / %s points.",
+                 out_fmt_num(b, mx));
     cJSON_AddStringToObject(root, "output", out);
     /* Outputs quote the submission (its compiler messages, its source lines): shown as plain
      * text, never rendered as HTML or Markdown. */
@@ -448,6 +456,13 @@ int grader_write_feedback(const char *path, const cJSON *entry, tl_error *err)
         put_line(m.f, note);
     }
     fputc('\n', m.f);
+    if (entry_absent(entry)) {
+        char mx[40];
+        double v;
+        fprintf(m.f, "No submission of yours was graded: 0 / %s points.\n",
+                entry_num(entry_field(entry, "score"), "max", &v) ? out_fmt_num(mx, v) : "?");
+        return out_commit(&m, path, err);
+    }
     fprintf(m.f, "Graded%s%s%s%s\n\n", when ? " at " : "", when ? when : "", dev ? " on " : "",
             dev ? dev : "");
     feedback_items(m.f, entry);

@@ -27,10 +27,20 @@ extern "C" {
  * an empty field. Numbers have at most 2 decimals and no trailing zeros (87.5, 10, 0.33). */
 int grader_write_gradebook(const char *path, cJSON *const *entries, int n, tl_error *err);
 /* The same with a roster (roster.h; NULL: none): its columns come after `student`, a last
- * column `roster` says "not in the roster" for a submission it lacks, and each of its ids
- * without a submission gets a row of its own, total 0, "no submission". */
+ * column `roster` says "not in the roster" for a submission it lacks (or what the entry's
+ * "roster" string says: grade sets it, see grader_absent_entry), and each of its ids without
+ * an entry gets a row of its own, total 0, "no submission". */
 int grader_write_gradebook_roster(const char *path, cJSON *const *entries, int n,
                                   const grader_roster *roster, tl_error *err);
+
+/* A student of the roster who handed nothing in, as every output shows one: the entry
+ * {"student", "lab", "roster": GRADER_NO_SUBMISSION, "score": {"total": 0, "max": max,
+ * "items": []}}: a gradebook row, a results.json and a feedback file that say so, a row in the
+ * report's tables, never a place on the leaderboard. NULL when memory runs out. Besides it an
+ * entry's "roster" string says how the roster knows a submission (GRADER_NOT_IN_ROSTER, or
+ * GRADER_MATCHED_FOLDER and the folder's own spelling of the id), shown in the gradebook's
+ * roster column, the report and grade's table. */
+cJSON *grader_absent_entry(const char *student, const char *lab, double max);
 
 /* One student's Gradescope autograder results.json: score, execution_time, output, visibility
  * ("visible"), tests[] (one per score item: name, score, max_score, status "passed"/"failed",

@@ -109,6 +109,8 @@ int grader_leaderboard_rank(cJSON *const *entries, int n, tl_error *err)
         double ms = 0;
         const char *why = unranked_reason(entries[i], &ms);
         cJSON_DeleteItemFromObjectCaseSensitive(entries[i], "leaderboard");
+        if (entry_absent(entries[i]))
+            continue; /* a student, not a submission: the board ranks submissions */
         cJSON *board = cJSON_AddObjectToObject(entries[i], "leaderboard");
         if (why)
             cJSON_AddStringToObject(board, "unranked", why);

@@ -94,6 +94,27 @@ bool entry_dataset_shown(const cJSON *e, const cJSON *d)
     return false;
 }
 
+bool entry_absent(const cJSON *e)
+{
+    const char *roster = entry_str(e, "roster");
+    return roster && strcmp(roster, GRADER_NO_SUBMISSION) == 0;
+}
+
+cJSON *grader_absent_entry(const char *student, const char *lab, double max)
+{
+    cJSON *e = cJSON_CreateObject(), *score = e ? cJSON_AddObjectToObject(e, "score") : NULL;
+    if (!score || !cJSON_AddStringToObject(e, "student", student) ||
+        !cJSON_AddStringToObject(e, "lab", lab ? lab : "") ||
+        !cJSON_AddStringToObject(e, "roster", GRADER_NO_SUBMISSION) ||
+        !cJSON_AddNumberToObject(score, "total", 0) ||
+        !cJSON_AddNumberToObject(score, "max", max) ||
+        !cJSON_AddArrayToObject(score, "items")) {
+        cJSON_Delete(e);
+        return NULL;
+    }
+    return e;
+}
+
 dataset_stats entry_stats(const cJSON *e, bool shown_only)
 {
     dataset_stats s = {0, 0, 0};

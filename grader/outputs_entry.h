@@ -20,6 +20,8 @@ bool entry_item_passed(const cJSON *item);
 bool entry_dataset_passed(const cJSON *d);
 bool entry_predicted(const cJSON *e);
 bool entry_dataset_shown(const cJSON *e, const cJSON *d);
+/* A roster's student without a submission (grader_absent_entry). */
+bool entry_absent(const cJSON *e);
 
 typedef struct dataset_stats {
     int passed, total;

@@ -16,8 +16,12 @@ static void report_summary(FILE *f, cJSON *const *entries, int n, double *totals
 {
     double sum = 0, mx = 0, v;
     char a[40], b[40], c[40], d[40];
+    int absent = 0, unlisted = 0;
     for (int i = 0; i < n; i++) {
         const cJSON *score = entry_field(entries[i], "score");
+        const char *roster = entry_str(entries[i], "roster");
+        absent += entry_absent(entries[i]);
+        unlisted += roster && strcmp(roster, GRADER_NOT_IN_ROSTER) == 0;
         totals[i] = entry_num(score, "total", &v) ? v : 0;
         sum += totals[i];
         if (entry_num(score, "max", &v) && v > mx)
@@ -28,6 +32,11 @@ static void report_summary(FILE *f, cJSON *const *entries, int n, double *totals
     fprintf(f, "<section id=\"summary\"><h2>Class summary</h2>\n<table class=\"summary\">\n"
                "<tr><th>Students</th><td>%d</td></tr>\n<tr><th>Points possible</th><td>%s</td>"
                "</tr>\n", n, out_fmt_num(a, mx));
+    if (absent)
+        fprintf(f, "<tr><th>On the roster, no submission (0 points)</th><td class=\"absent\">%d"
+                   "</td></tr>\n", absent);
+    if (unlisted)
+        fprintf(f, "<tr><th>Submissions not in the roster</th><td>%d</td></tr>\n", unlisted);
     if (n > 0)
         fprintf(f, "<tr><th>Mean total</th><td class=\"mean\">%s</td></tr>\n<tr><th>Median total"
                    "</th><td>%s</td></tr>\n<tr><th>Min total</th><td>%s</td></tr>\n<tr><th>Max "
@@ -85,7 +94,8 @@ static void report_table(FILE *f, cJSON *const *entries, const keyed *order, int
         fprintf(f, "</td><td>%s / %s</td><td>%d / %d</td><td>%s</td>",
                 entry_num(score, "total", &t) ? out_fmt_num(a, t) : "?",
                 entry_num(score, "max", &mx) ? out_fmt_num(b, mx) : "?", st.passed, st.total,
-                cJSON_IsBool(ok) ? (cJSON_IsTrue(ok) ? "ok" : "<b>failed</b>") : "?");
+                cJSON_IsBool(ok) ? (cJSON_IsTrue(ok) ? "ok" : "<b>failed</b>")
+                                 : entry_absent(e) ? "-" : "?");
         if (st.gflops > 0)
             fprintf(f, "<td>%.4g</td>", st.gflops);
         else
@@ -100,6 +110,11 @@ static void report_table(FILE *f, cJSON *const *entries, const keyed *order, int
             fputs("<span class=\"flag\">static check failed</span> ", f);
         if (entry_predicted(e))
             fputs("<span class=\"flag\">predicted time</span> ", f);
+        if (entry_str(e, "roster")) { /* no submission, not in the roster, another spelling */
+            fputs("<span class=\"flag\">", f);
+            tl_html_write(f, entry_str(e, "roster"));
+            fputs("</span> ", f);
+        }
         fputs("</td></tr>\n", f);
     }
     fputs("</tbody></table></section>\n", f);
@@ -255,8 +270,8 @@ static void report_speed(FILE *f, cJSON *const *entries, const keyed *order, int
                     label, y + 3, width * ratio / top, row - 6, label + width * ratio / top + 4,
                     y + 16, ratio);
         else
-            fprintf(f, "<text x=\"%d\" y=\"%.0f\" class=\"none\">no timed run</text>\n", label + 4,
-                    y + 16);
+            fprintf(f, "<text x=\"%d\" y=\"%.0f\" class=\"none\">%s</text>\n", label + 4,
+                    y + 16, entry_absent(e) ? GRADER_NO_SUBMISSION : "no timed run");
     }
     fprintf(f, "<line x1=\"%.1f\" y1=\"12\" x2=\"%.1f\" y2=\"%d\" class=\"ref\"/>\n<text x=\"%.1f\" "
                "y=\"10\" text-anchor=\"middle\">reference</text>\n</svg></section>\n",

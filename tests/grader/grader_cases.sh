@@ -137,10 +137,74 @@ resume)
   [ "$before" -ge 3 ] && [ "$before" -lt 10 ] || fail "the kill came at a bad time ($before graded)"
   stamp="$(stat -c %Y "$work/out/journal/alice.json")"
   sleep 1
-  cli_grade "$class" --lab 02 --out "$work/out" --timeout 5 --jobs 2 --quiet >/dev/null 2>&1 || fail "resumed run"
+  cli_grade "$class" --lab 02 --out "$work/out" --timeout 5 --jobs 2 >/dev/null 2>"$work/resumed" || fail "resumed run"
   [ "$(stat -c %Y "$work/out/journal/alice.json")" = "$stamp" ] || fail "alice was graded again"
+  # the last line says how many were graded now and how many came from the journal
+  all="$(ls -d "$class"/*/ | wc -l)"
+  grep -q "graded $((all - before)) submission(s) in [0-9.]* s; $before more reused from the journal" \
+    "$work/resumed" || fail "the resumed run's last line: $(tail -1 "$work/resumed")"
   strip() { cut -d, -f1,3-9 "$1"; } # drop total and performance: they depend on timings
   diff <(strip "$work/full/gradebook.csv") <(strip "$work/out/gradebook.csv") || fail "gradebooks differ"
+  ;;
+roster)
+  # A roster whose ids the folders spell otherwise. s02 is S02 (another case: one student, with
+  # a warning); s03 is a copy of alice trying to pass for S03, whose own (failing) folder is
+  # there: the exact match wins; AB and Ab are both roster id ab (ambiguous: neither is); extra
+  # is not in the roster; S09 handed nothing in. Then the same grading resumed, and again with
+  # one file changed: how many were reused and how many graded again.
+  mkdir -p "$work/class"
+  cp -r "$class/alice" "$work/class/s02"
+  cp -r "$class/alice" "$work/class/s03"
+  for s in S03 AB Ab extra; do cp -r "$class/heidi" "$work/class/$s"; done
+  printf 'id,name\nS02,Two\nS03,Three\nab,Ambiguous\nS09,Nine\n' >"$work/roster.csv"
+  grade_roster() {
+    cli_grade "$work/class" --lab 02 --datasets "$root/datasets/02-tiled" --roster "$work/roster.csv" \
+      --out "$work/out" --timeout 30 --jobs 2 >"$work/stdout" 2>"$work/stderr" \
+      || { cat "$work/stderr"; fail "grade exited $?"; }
+  }
+  grade_roster
+  cat "$work/stdout" "$work/stderr"
+  for w in 'folder "s02" is roster id "S02" (matched ignoring case and surrounding spaces)' \
+           'ambiguous: folders "AB" and "Ab" and roster id "ab" differ only in case' \
+           'ambiguous: folders "S03" and "s03" differ only in case or surrounding spaces: graded as 2 students' \
+           'folder "s03" is not in the roster' 'folder "extra" is not in the roster' \
+           'folder "AB" is not in the roster' 'folder "Ab" is not in the roster' \
+           'roster id "S09" has no submission folder: 0 points' 'roster id "ab" has no submission folder'; do
+    grep -qF "warning: $w" "$work/stderr" || fail "no warning: $w"
+  done
+  gb="$work/out/gradebook.csv"
+  row() { grep "^$1," "$gb" | tr -d '\r'; }
+  [ "$(col "$gb" S02 total)" = 100 ] && [ "$(col "$gb" S02 name)" = Two ] || fail "S02: $(row S02)"
+  row S02 | grep -q ',"matched folder ""s02"""$' || fail "S02's roster column: $(row S02)"
+  [ -z "$(row s02)" ] || fail "s02 is a student of its own: $(row s02)"
+  [ "$(col "$gb" S03 total)" = 0 ] && row S03 | grep -q ',$' || fail "S03 must keep its own grade: $(row S03)"
+  [ "$(col "$gb" s03 total)" = 100 ] && row s03 | grep -q ',not in the roster$' || fail "s03: $(row s03)"
+  for s in AB Ab extra; do row $s | grep -q ',not in the roster$' || fail "$s: $(row $s)"; done
+  for s in S09 ab; do
+    row $s | grep -q "^$s,[A-Za-z]*,0,100,.*,no submission$" || fail "$s: $(row $s)"
+    grep -Eq "^$s +0\.0/100 +no submission$" "$work/stdout" || fail "$s: not in grade's table"
+    grep -q '"output":[[:space:]]*"No submission of yours was graded: 0 / 100 points."' \
+      "$work/out/results/$s/results.json" || fail "$s: results.json"
+    grep -q 'No submission of yours was graded' "$work/out/feedback/$s.txt" || fail "$s: feedback"
+    grep -q "<tr class=\"student\"><td>$s</td><td>0 / 100</td>.*no submission" "$work/out/report.html" \
+      || fail "$s: the report's table"
+  done
+  [ "$(wc -l <"$gb")" = 9 ] || fail "the gradebook has $(wc -l <"$gb") lines, expected a header and 8 students"
+  grep -Eq '^S02 +100\.0/100 .*matched folder "s02"$' "$work/stdout" || fail "S02 in grade's table"
+  grep -q '<tr><th>On the roster, no submission (0 points)</th><td class="absent">2</td></tr>' \
+    "$work/out/report.html" || fail "the report's summary: no submission"
+  grep -q '<tr><th>Submissions not in the roster</th><td>4</td></tr>' "$work/out/report.html" \
+    || fail "the report's summary: not in the roster"
+  [ -e "$work/out/results/S02/results.json" ] && [ ! -e "$work/out/results/s02" ] || fail "S02's results.json"
+  # Resumed: nothing graded again, and the line says so; then one file changed.
+  grade_roster
+  grep -q '^graded none: all 6 submission(s) reused from the journal' "$work/stderr" \
+    || fail "the resumed run's last line: $(tail -1 "$work/stderr")"
+  echo '// a late fix' >>"$work/class/extra/template.cu"
+  grade_roster
+  grep -q '^graded 1 submission(s) in [0-9.]* s; 5 more reused from the journal' "$work/stderr" \
+    || fail "the last line after a change: $(tail -1 "$work/stderr")"
+  [ "$(col "$gb" S02 total)" = 100 ] && row S09 | grep -q ',no submission$' || fail "the outputs after resuming"
   ;;
 lock)
   setsid "$cli" grade "$class" --lab 02 --out "$work/out" --timeout 30 --jobs 1 --quiet >/dev/null 2>&1 --backend cpu &

@@ -58,4 +58,17 @@ static inline const char *scratch_write(const char *name, const void *bytes, siz
     return path;
 }
 
+/* A text file's contents (up to 1 MiB), NUL-ended; the caller frees it. */
+static inline char *scratch_read(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+    char *text = calloc(1, 1 << 20);
+    cr_assert_not_null(text);
+    size_t got = fread(text, 1, (1 << 20) - 1, f);
+    fclose(f);
+    text[got] = '\0';
+    return text;
+}
+
 #endif /* TILELAB_TEST_SCRATCH_H */

@@ -82,18 +82,6 @@ static void free_all(cJSON **entries, int n)
         cJSON_Delete(entries[i]);
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "%s: %s", path, strerror(errno));
-    char *text = calloc(1, 1 << 20);
-    cr_assert_not_null(text);
-    size_t got = fread(text, 1, (1 << 20) - 1, f);
-    fclose(f);
-    text[got] = '\0';
-    return text;
-}
-
 /* ---- ranking ----------------------------------------------------------------------------- */
 TestSuite(board_rank);
 
@@ -182,13 +170,13 @@ Test(board_outputs, the_report_has_a_leaderboard_section_only_when_ranked)
     tl_error err = {{0}};
     cr_assert_eq(grader_write_report_html(scratch_path("r.html"), e, 3, NULL, &err), 0, "%s",
                  err.msg);
-    char *text = slurp(scratch_path("r.html"));
+    char *text = scratch_read(scratch_path("r.html"));
     cr_assert_null(strstr(text, "Leaderboard"), "no leaderboard unless the rubric asks");
     free(text);
     rank_all(e, 3);
     cr_assert_eq(grader_write_report_html(scratch_path("r.html"), e, 3, NULL, &err), 0, "%s",
                  err.msg);
-    text = slurp(scratch_path("r.html"));
+    text = scratch_read(scratch_path("r.html"));
     char *board = strstr(text, "<section id=\"leaderboard\">");
     cr_assert_not_null(board, "%s", text);
     cr_assert_null(strstr(board, "predicted"), "measured times are not called predicted");
@@ -215,7 +203,7 @@ Test(board_outputs, predicted_times_say_predicted_h100)
     tl_error err = {{0}};
     cr_assert_eq(grader_write_report_html(scratch_path("r.html"), e, 2, NULL, &err), 0, "%s",
                  err.msg);
-    char *text = slurp(scratch_path("r.html"));
+    char *text = scratch_read(scratch_path("r.html"));
     char *board = strstr(text, "<section id=\"leaderboard\">");
     cr_assert_not_null(board);
     cr_assert_not_null(strstr(board, "Leaderboard \u2014 predicted H100 times (CPU backend)"));
@@ -237,7 +225,7 @@ Test(board_outputs, the_gradebook_has_the_rank_beside_the_total)
     rank_all(e, 3);
     cr_assert_eq(grader_write_gradebook_roster(scratch_path("g.csv"), e, 3, &r, &err), 0, "%s",
                  err.msg);
-    char *text = slurp(scratch_path("g.csv"));
+    char *text = scratch_read(scratch_path("g.csv"));
     cr_assert_str_eq(text, "student,submitted,total,max,leaderboard rank,compile,roster\r\n"
                            "alice,2026-11-20 10:00,80,100,1,10,\r\n"
                            "bob,,80,100,2,10,\r\n"
@@ -253,7 +241,7 @@ Test(board_outputs, results_json_records_the_time_submitted)
     cJSON *e = entry("alice", "pass", 1.0, "2026-11-20T10:00:00Z");
     tl_error err = {{0}};
     cr_assert_eq(grader_write_results_json(scratch_path("r.json"), e, &err), 0, "%s", err.msg);
-    char *text = slurp(scratch_path("r.json"));
+    char *text = scratch_read(scratch_path("r.json"));
     cJSON *doc = cJSON_Parse(text);
     cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(
                          cJSON_GetObjectItem(doc, "extra_data"), "submitted")),
