@@ -173,6 +173,7 @@ void runner_sandbox_describe(const runner_config *c, char *out, size_t size);
 
 /* ---- build -------------------------------------------------------------------------------- */
 #define RUNNER_MAX_INCLUDES 64
+#define RUNNER_NOTES_MAX 512
 
 typedef struct runner_program {
     char dir[PATH_MAX];        /* cache folder */
@@ -187,6 +188,10 @@ typedef struct runner_program {
     char headers[PATH_MAX];    /* the other headers the build read (the toolkit's, the system's,
                                   lab.h), one path a line as the compiler named them */
     char source_name[NAME_MAX + 1];
+    /* What the kit did so that the submission builds, for the student to read ("" or one line:
+     * the runtime calls CUDA 13 removed that it calls, which harness/cuda_removed.h supplies);
+     * run prints it, grade puts it in the feedback's note. */
+    char notes[RUNNER_NOTES_MAX];
     bool cached;
     double seconds;
     /* The submission's own files the source includes, itself first (relative names): the

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Whole libwb programs of older courses through run and grade, on the CPU backend.
+#   compat_cases.sh CASE CLI KIT_ROOT
+set -u
+case_name="$1" cli="$2" root="$3"
+export TILELAB_ROOT="$root"
+here="$(cd "$(dirname "$0")" && pwd)"
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+ds="$root/datasets/04-rectangular"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# run_cpu FILE DATASET...: `run 04` on those datasets, the output in $work/out
+run_cpu() {
+  local src="$1"; shift
+  local sets=(); for d in "$@"; do sets+=(--dataset "$ds/$d"); done
+  "$cli" run 04 --source "$src" --backend cpu --no-time "${sets[@]}" >"$work/out" 2>&1
+}
+has() { grep -qE -- "$1" "$work/out" || { cat "$work/out"; fail "no line matches '$1'"; }; }
+case "$case_name" in
+old_toolkit)
+  # Builds in the sandbox, passes, and the student is told what the kit mapped.
+  run_cpu "$here/old_toolkit.cu" 3 9 || { cat "$work/out"; fail "run exited $?"; }
+  has "note: this program calls cudaThreadSynchronize, cudaThreadExit, .*removed in CUDA 13; the kit maps them to cudaDeviceSynchronize"
+  has "first call at old_toolkit.cu:[0-9]+"
+  [ "$(grep -c ' PASS' "$work/out")" = 2 ] || { cat "$work/out"; fail "both datasets must pass"; }
+  # Graded: full marks, and the note in the student's feedback.
+  mkdir -p "$work/class/old"
+  cp "$here/old_toolkit.cu" "$work/class/old/main.cu"
+  "$cli" grade "$work/class" --lab 04 --libwb --backend cpu --out "$work/grades" --timeout 60 \
+    --jobs 2 --quiet >"$work/out" 2>&1 || { cat "$work/out"; fail "grade exited $?"; }
+  grep -q "^Note: .*this program calls cudaThreadSynchronize" "$work/grades/feedback/old.txt" \
+    || { cat "$work/grades/feedback/old.txt"; fail "the note is not in the feedback"; }
+  grep -o '"verdict":[[:space:]]*"[a-z-]*"' "$work/grades/journal/old.json" | grep -v '"pass"' \
+    && fail "a dataset did not pass"
+  ;;
+*) fail "unknown case $case_name" ;;
+esac
+echo "ok: $case_name"
