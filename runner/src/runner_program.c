@@ -355,6 +355,14 @@ static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runn
         }
         if (out->verdict == TL_VERDICT_WRONG && tl_check_report_hint(&call_res->check))
             snprintf(out->hint, sizeof out->hint, "%s", tl_check_report_hint(&call_res->check));
+        /* NaN in the answer where the program uploaded host bytes it made: that is the cause. */
+        if (out->verdict == TL_VERDICT_WRONG && call->filler_bytes > 0 &&
+            call_res->check.nonfinite > 0)
+            snprintf(out->hint, sizeof out->hint, "the program copied %llu bytes of host memory "
+                     "that wbImport did not return to the device; the grader puts the NaN "
+                     "pattern there instead (nothing the host makes reaches the answer), so a "
+                     "kernel that reads those values rather than overwriting them computes NaN",
+                     (unsigned long long)call->filler_bytes);
     }
     if (r.out && r.out[0]) {
         free(out->kernel_output);

@@ -32,6 +32,21 @@ old_toolkit)
   grep -o '"verdict":[[:space:]]*"[a-z-]*"' "$work/grades/journal/old.json" | grep -v '"pass"' \
     && fail "a dataset did not pass"
   ;;
+upload_filler)
+  # A never-written hostC uploaded before the launch: a kernel that overwrites it passes...
+  run_cpu "$here/upload_uninit.cu" 0 3 9 || { cat "$work/out"; fail "run exited $?"; }
+  [ "$(grep -c ' PASS' "$work/out")" = 3 ] || { cat "$work/out"; fail "every dataset must pass"; }
+  # ... one that adds to it relies on values the host never made: wrong, and the hint says why.
+  { echo "#define ACCUMULATE"; cat "$here/upload_uninit.cu"; } >"$work/accumulate.cu"
+  run_cpu "$work/accumulate.cu" 0 3 9; rc=$?
+  [ "$rc" = 1 ] || { cat "$work/out"; fail "accumulate: exit status $rc, expected 1 (wrong)"; }
+  [ "$(grep -c ' WRONG' "$work/out")" = 3 ] || { cat "$work/out"; fail "accumulate: every dataset must be wrong"; }
+  has "hint: the program copied [0-9]+ bytes of host memory that wbImport did not return to the device; the grader puts the NaN pattern there"
+  # The attack: a product computed on the host, uploaded and copied back, is never credited.
+  run_cpu "$here/host_answer.cu" 0 3 9; rc=$?
+  [ "$rc" = 1 ] || { cat "$work/out"; fail "host_answer: exit status $rc, expected 1 (wrong)"; }
+  [ "$(grep -c ' WRONG' "$work/out")" = 3 ] || { cat "$work/out"; fail "host_answer: every dataset must be wrong"; }
+  ;;
 *) fail "unknown case $case_name" ;;
 esac
 echo "ok: $case_name"
