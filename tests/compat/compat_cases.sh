@@ -47,6 +47,21 @@ upload_filler)
   [ "$rc" = 1 ] || { cat "$work/out"; fail "host_answer: exit status $rc, expected 1 (wrong)"; }
   [ "$(grep -c ' WRONG' "$work/out")" = 3 ] || { cat "$work/out"; fail "host_answer: every dataset must be wrong"; }
   ;;
+oversized_grid)
+  # A thousand times the blocks the data needs, the surplus ones storing nothing: it passes (the
+  # CPU backend's limit follows the threads launched, not only the data's work).
+  run_cpu "$here/oversized_grid.cu" 0 1 || { cat "$work/out"; fail "run exited $?"; }
+  [ "$(grep -c ' PASS' "$work/out")" = 2 ] || { cat "$work/out"; fail "every dataset must pass"; }
+  # The same grid with an endless loop in one thread: stopped (by the clock: the limit is wide
+  # now), and the message blames that loop, in the block that runs it.
+  { echo "#define ENDLESS"; cat "$here/oversized_grid.cu"; } >"$work/endless.cu"
+  "$cli" run 04 --source "$work/endless.cu" --backend cpu --no-time --timeout 10 \
+    --dataset "$ds/0" >"$work/out" 2>&1; rc=$?
+  [ "$rc" = 3 ] || { cat "$work/out"; fail "endless: exit status $rc, expected 3 (timeout)"; }
+  has "TIMEOUT"
+  has "an endless loop\\? In block \\(0,0,0\\) of tiled: warp 0 at line [0-9]+ after [0-9]+ loop trips"
+  grep -q "after 0 loop trips" "$work/out" && { cat "$work/out"; fail "a loop with no trips is named"; }
+  ;;
 *) fail "unknown case $case_name" ;;
 esac
 echo "ok: $case_name"
