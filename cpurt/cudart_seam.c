@@ -1,7 +1,7 @@
 /* The part of a libcudart stand-in that does not depend on what it stands in for: the start-up
  * registration nvcc's host code makes that needs no answer, the launch configuration stack its
- * <<<...>>> stubs push and pop, the device's limits and cache preference, and the error names. Linked into the CPU backend's runtime
- * (cpurt) and into the capture runtime (capture/). */
+ * <<<...>>> stubs push and pop, the device's limits and cache preference, and the error names.
+ * Linked into the CPU backend's runtime (cpurt) and into the capture runtime (capture/). */
 #include "cudart_seam.h"
 
 #include <stddef.h>
@@ -71,6 +71,10 @@ static size_t limits[] = {
     [cudaLimitStackSize] = SEAM_DEFAULT_STACK_BYTES,
     [cudaLimitPrintfFifoSize] = SEAM_DEFAULT_PRINTF_FIFO_BYTES,
     [cudaLimitMallocHeapSize] = SEAM_DEFAULT_MALLOC_HEAP_BYTES,
+    [cudaLimitDevRuntimeSyncDepth] = SEAM_DEFAULT_SYNC_DEPTH,
+    [cudaLimitDevRuntimePendingLaunchCount] = SEAM_DEFAULT_PENDING_LAUNCHES,
+    [cudaLimitMaxL2FetchGranularity] = SEAM_DEFAULT_L2_FETCH_BYTES,
+    [cudaLimitPersistingL2CacheSize] = 0,
 };
 static enum cudaFuncCache cache_config = cudaFuncCachePreferNone;
 

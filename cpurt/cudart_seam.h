@@ -27,5 +27,8 @@ cudaError_t seam_device_attribute(int *value, enum cudaDeviceAttr attr);
 #define SEAM_DEFAULT_STACK_BYTES 1024
 #define SEAM_DEFAULT_PRINTF_FIFO_BYTES (1 << 20)
 #define SEAM_DEFAULT_MALLOC_HEAP_BYTES (8 << 20)
+#define SEAM_DEFAULT_SYNC_DEPTH 2
+#define SEAM_DEFAULT_PENDING_LAUNCHES 2048
+#define SEAM_DEFAULT_L2_FETCH_BYTES 64
 
 #endif /* TILELAB_CUDART_SEAM_H */
