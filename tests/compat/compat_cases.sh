@@ -45,6 +45,12 @@ upload_filler)
   [ "$rc" = 1 ] || { cat "$work/out"; fail "accumulate: exit status $rc, expected 1 (wrong)"; }
   [ "$(grep -c ' WRONG' "$work/out")" = 3 ] || { cat "$work/out"; fail "accumulate: every dataset must be wrong"; }
   has "hint: the program copied [0-9]+ bytes of host memory that wbImport did not return to the device; the grader puts the NaN pattern there"
+  # Device data copied back to the host and up again: refused, saying why.
+  { echo "#define ROUND_TRIP"; cat "$here/upload_uninit.cu"; } >"$work/round_trip.cu"
+  run_cpu "$work/round_trip.cu" 3; rc=$?
+  [ "$rc" = 3 ] || { cat "$work/out"; fail "round_trip: exit status $rc, expected 3 (refused)"; }
+  has "REFUSED"
+  has "copies data that came back from the device to the host back to the device"
   # The attack: a product computed on the host, uploaded and copied back, is never credited.
   run_cpu "$here/host_answer.cu" 0 3 9; rc=$?
   [ "$rc" = 1 ] || { cat "$work/out"; fail "host_answer: exit status $rc, expected 1 (wrong)"; }

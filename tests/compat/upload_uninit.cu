@@ -2,7 +2,8 @@
 // A habit of course programs: hostC is malloc'd, never written, and copied to the device before
 // the launch. The kernel overwrites every element, so the upload does not matter: it passes,
 // whatever malloc returned. Built with -DACCUMULATE the kernel adds to what is there instead,
-// relying on values the host never made: wrong, on every dataset.
+// relying on values the host never made: wrong, on every dataset. With -DROUND_TRIP hostC is
+// first copied back from the device: device data through the host is not graded (refused).
 #include <wb.h>
 
 #define BLOCK 16
@@ -36,6 +37,9 @@ int main(int argc, char **argv) {
   cudaMalloc((void **)&deviceC, bytesC);
   cudaMemcpy(deviceA, hostA, sizeof(float) * rowsA * colsA, cudaMemcpyHostToDevice);
   cudaMemcpy(deviceB, hostB, sizeof(float) * rowsB * colsB, cudaMemcpyHostToDevice);
+#ifdef ROUND_TRIP
+  cudaMemcpy(hostC, deviceC, bytesC, cudaMemcpyDeviceToHost);
+#endif
   cudaMemcpy(deviceC, hostC, bytesC, cudaMemcpyHostToDevice);
   dim3 block(BLOCK, BLOCK);
   dim3 grid((colsB + BLOCK - 1) / BLOCK, (rowsA + BLOCK - 1) / BLOCK);
