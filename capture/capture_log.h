@@ -25,6 +25,9 @@
  *                                 KIND real, integer, text or image
  *   answer SIZE OFF BYTES         (program calls, before any operation) hO, the SIZE bytes the
  *                                 device copies wrote around the answer, which is BYTES at OFF
+ *   filler BYTES                  (program calls) BYTES more of host memory the program did not
+ *                                 import went to the device: each copy is recorded as a memset
+ *                                 to the NaN pattern (0xff) of its destination, untrusted filler
  *   refused TEXT                  the host code asked for something grading does not allow
  *   end                           the end of the call
  *   done                          the end of the log; without it the program stopped early
@@ -153,6 +156,10 @@ typedef struct caplog_call {
     int input_file[CAPLOG_MAX_INPUTS];   /* the -i index it was imported from */
     uint64_t input_bytes[CAPLOG_MAX_INPUTS];
     bool answered;                       /* the program called wbSolution */
+    /* Bytes of host memory the program did not import that it copied to the device (and not
+     * all zeros): recorded as memsets to the NaN pattern, so no value the host made reaches the
+     * answer; the runner names them when the answer is wrong. */
+    uint64_t filler_bytes;
     uint64_t out_bytes;                  /* hO */
     uint64_t answer_offset, answer_bytes;
 } caplog_call;
@@ -191,6 +198,10 @@ int caplog_add_input(caplog *log, int file, caplog_input_kind kind, uint64_t byt
                      tl_error *err);
 int caplog_set_answer(caplog *log, uint64_t out_bytes, uint64_t offset, uint64_t bytes,
                       tl_error *err);
+/* Program calls: adds `bytes` to the open call's filler_bytes (saturating at
+ * CAPLOG_MAX_FILLER_BYTES). */
+void caplog_add_filler(caplog *log, uint64_t bytes);
+#define CAPLOG_MAX_FILLER_BYTES (UINT64_C(1) << 48)
 /* Notes a launch that failed in the open call (none open: nothing); the first one stays. */
 void caplog_launch_failed(caplog *log, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -97,7 +97,7 @@ int lab_build(const char *source, lab_backend backend, bool with_cublas, lab_pro
         return LAB_BUILD_NO_SOURCE;
     const char *stamps[] = {TILELAB_LAB_MAIN_LIB, TILELAB_HARNESS_CUDA_LIB, TILELAB_HARNESS_LIB,
                             TILELAB_HARNESS_INCLUDE "/lab.h", TILELAB_HARNESS_INCLUDE "/harness.h",
-                            TILELAB_NVCC, TILELAB_CPURT_LIB, TILELAB_PTX_LIB};
+                            TILELAB_HARNESS_INCLUDE "/cuda_removed.h", TILELAB_NVCC, TILELAB_CPURT_LIB, TILELAB_PTX_LIB};
     for (size_t i = 0; i < sizeof stamps / sizeof stamps[0]; i++)
         h = hash_stamp(h, stamps[i]);
     h = hash_text(h, out->arch);

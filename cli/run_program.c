@@ -163,6 +163,8 @@ int run_program(const run_program_options *given)
         }
         status = tl_verdict_exit_status(built.verdict);
     } else {
+        if (p.notes[0])
+            fprintf(stderr, "note: %s\n", p.notes);
         if (!o->json)
             printf("%s (%s, -t %s) on the %s backend, %d dataset(s)\n", cli_shown(o->source),
                    o->lab.title, o->lab.type, runner_backend_name(o->backend), n);

@@ -67,6 +67,8 @@ int session_open(session *s, const session_options *o, const char *source, const
             fprintf(stderr, " ok (cached)\n");
         else
             fprintf(stderr, " ok (%.1f s)\n", s->program.seconds);
+        if (s->program.notes[0])
+            fprintf(stderr, "note: %s\n", s->program.notes);
     }
     if (nshapes == 0)
         return 0; /* built only */

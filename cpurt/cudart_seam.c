@@ -1,7 +1,7 @@
 /* The part of a libcudart stand-in that does not depend on what it stands in for: the start-up
  * registration nvcc's host code makes that needs no answer, the launch configuration stack its
- * <<<...>>> stubs push and pop, and the error names. Linked into the CPU backend's runtime
- * (cpurt) and into the capture runtime (capture/). */
+ * <<<...>>> stubs push and pop, the device's limits and cache preference, and the error names.
+ * Linked into the CPU backend's runtime (cpurt) and into the capture runtime (capture/). */
 #include "cudart_seam.h"
 
 #include <stddef.h>
@@ -62,6 +62,53 @@ cudaError_t seam_device_attribute(int *value, enum cudaDeviceAttr attr)
     case cudaDevAttrMaxRegistersPerBlock: *value = 65536; break;
     default: return cudaErrorInvalidValue;
     }
+    return cudaSuccess;
+}
+
+/* ---- limits and the cache preference: kept, read back, no effect ----------------------- */
+
+static size_t limits[] = {
+    [cudaLimitStackSize] = SEAM_DEFAULT_STACK_BYTES,
+    [cudaLimitPrintfFifoSize] = SEAM_DEFAULT_PRINTF_FIFO_BYTES,
+    [cudaLimitMallocHeapSize] = SEAM_DEFAULT_MALLOC_HEAP_BYTES,
+    [cudaLimitDevRuntimeSyncDepth] = SEAM_DEFAULT_SYNC_DEPTH,
+    [cudaLimitDevRuntimePendingLaunchCount] = SEAM_DEFAULT_PENDING_LAUNCHES,
+    [cudaLimitMaxL2FetchGranularity] = SEAM_DEFAULT_L2_FETCH_BYTES,
+    [cudaLimitPersistingL2CacheSize] = 0,
+};
+static enum cudaFuncCache cache_config = cudaFuncCachePreferNone;
+
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+{
+    if ((size_t)limit >= sizeof limits / sizeof limits[0])
+        return cudaErrorUnsupportedLimit;
+    limits[limit] = value;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
+{
+    if (!value)
+        return cudaErrorInvalidValue;
+    if ((size_t)limit >= sizeof limits / sizeof limits[0])
+        return cudaErrorUnsupportedLimit;
+    *value = limits[limit];
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config)
+{
+    if (config < cudaFuncCachePreferNone || config > cudaFuncCachePreferEqual)
+        return cudaErrorInvalidValue;
+    cache_config = config;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *config)
+{
+    if (!config)
+        return cudaErrorInvalidValue;
+    *config = cache_config;
     return cudaSuccess;
 }
 
@@ -134,6 +181,7 @@ static const error_text errors[] = {
     {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
     {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported by the CPU backend"},
     {cudaErrorNotPermitted, "cudaErrorNotPermitted", "operation not permitted when grading (see the refusal)"},
+    {cudaErrorUnsupportedLimit, "cudaErrorUnsupportedLimit", "limit is not supported on this architecture"},
 };
 
 const char *cudaGetErrorName(cudaError_t e)

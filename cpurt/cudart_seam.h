@@ -20,4 +20,15 @@ void seam_device_properties(struct cudaDeviceProp *prop, const char *name);
 /* One attribute of the H100, or cudaErrorInvalidValue for one this description lacks. */
 cudaError_t seam_device_attribute(int *value, enum cudaDeviceAttr attr);
 
+/* cudaDeviceSetLimit and cudaDeviceGetLimit, cudaDeviceSetCacheConfig and
+ * cudaDeviceGetCacheConfig (and so the cudaThread* calls of harness/cuda_removed.h) are here
+ * too: a value set is kept and read back, and changes nothing (no stand-in bounds a kernel's
+ * stack, printf buffer or heap, or has an L1 to split). */
+#define SEAM_DEFAULT_STACK_BYTES 1024
+#define SEAM_DEFAULT_PRINTF_FIFO_BYTES (1 << 20)
+#define SEAM_DEFAULT_MALLOC_HEAP_BYTES (8 << 20)
+#define SEAM_DEFAULT_SYNC_DEPTH 2
+#define SEAM_DEFAULT_PENDING_LAUNCHES 2048
+#define SEAM_DEFAULT_L2_FETCH_BYTES 64
+
 #endif /* TILELAB_CUDART_SEAM_H */

@@ -403,6 +403,15 @@ void grade_one(const grade_context *c, const submission *s, int slot)
         snprintf(built.detail, sizeof built.detail, "the build could not be run");
     }
     bool ok = built.verdict == TL_VERDICT_PASS;
+    if (ok && p.notes[0]) {
+        /* What the kit did for the file to build goes beside the submission's own note. */
+        const char *was = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "note"));
+        char note[sizeof s->note + RUNNER_NOTES_MAX + 8];
+        snprintf(note, sizeof note, "%s%s%s", was ? was : "", was && *was ? "; " : "", p.notes);
+        char *utf8 = tl_text_utf8(note, strlen(note));
+        cJSON_ReplaceItemInObjectCaseSensitive(e, "note", cJSON_CreateString(utf8 ? utf8 : ""));
+        free(utf8);
+    }
     cJSON *b = cJSON_AddObjectToObject(e, "build");
     cJSON_AddBoolToObject(b, "ok", ok);
     cJSON_AddStringToObject(b, "verdict", tl_verdict_name(built.verdict));

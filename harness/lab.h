@@ -11,6 +11,7 @@
 #define TILELAB_LAB_H
 
 #include "harness.h"
+#include "cuda_removed.h"
 
 #ifdef __cplusplus
 extern "C" {

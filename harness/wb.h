@@ -13,6 +13,7 @@
 #define TILELAB_WB_H
 
 #include "harness.h"
+#include "cuda_removed.h"
 
 /* libwb's header brings these in, and its programs rely on them (assert, malloc, memcpy). */
 #include <assert.h>

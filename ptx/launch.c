@@ -245,6 +245,7 @@ static void begin_block(launch *l, slot *s)
         memset(w->pc, 0, sizeof w->pc);
         w->stored_global = false;
         w->wsync_waiting = 0;
+        w->trips = 0; /* the report counts this block's trips, not the slot's earlier blocks' */
         for (int lane = 0; lane < 32; lane++)
             w->state[lane] = lane < w->nlanes ? LANE_RUN : LANE_DONE;
     }

@@ -59,6 +59,13 @@ static int warp_line(const block_ctx *b, const warp *w, bool *waiting)
     return b->e->code[pc].line;
 }
 
+static const char *ordinal_suffix(uint64_t n)
+{
+    if (n % 100 >= 11 && n % 100 <= 13)
+        return "th";
+    return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+}
+
 static const char *file_name(const block_ctx *b)
 {
     const ptx_module *m = b->e->module;
@@ -70,19 +77,39 @@ static const char *file_name(const block_ctx *b)
     return m->name;
 }
 
-/* What stopped the launch, and what that suggests: the limit is far past what the work needs;
- * at the deadline, loop trips beyond the ordinary ones suggest a loop that never ends. */
+/* What stopped the launch, and what that suggests. At the limit, which is far past what the
+ * work needs: loop trips beyond the ordinary ones suggest a loop that never ends; a block that
+ * made no loop trip at all is never blamed on a loop (the launch's blocks, each doing a little,
+ * add up: a grid far larger than the data); between the two, both are named. At the deadline,
+ * trips beyond the ordinary ones suggest an endless loop, and within them a slow kernel. */
 static int report_head(block_ctx *b, const char *kernel, char *msg, size_t size)
 {
     const char *file = file_name(b);
-    if (!b->past_deadline)
-        return snprintf(msg, size, "%.200s: stopped at its limit of %.1f million instructions, "
-                        "far more than the work needs: an endless loop? In block (%u,%u,%u) of "
-                        "%.100s:", file, (double)b->max_thread_instructions / 1e6,
-                        b->ctaid.x, b->ctaid.y, b->ctaid.z, kernel);
     uint64_t most = 0;
     for (int i = 0; i < b->nwarps; i++)
         most = b->warps[i].trips > most ? b->warps[i].trips : most;
+    double limit = (double)b->max_thread_instructions / 1e6;
+    unsigned long long blocks = (unsigned long long)b->grid.x * b->grid.y * b->grid.z;
+    if (!b->past_deadline && most == 0) {
+        unsigned long long started = b->serial - (b->env ? b->env->block_serial : 0);
+        return snprintf(msg, size, "%.200s: stopped at its limit of %.1f million instructions, "
+                        "far more than the work needs, though no loop of the block that crossed "
+                        "it had gone round: the launch's %llu blocks of %d threads together ran "
+                        "past it (more blocks than the data needs?). In block (%u,%u,%u) of "
+                        "%.100s, the %llu%s to start:", file, limit, blocks, b->nthreads,
+                        b->ctaid.x, b->ctaid.y, b->ctaid.z, kernel, started,
+                        ordinal_suffix(started));
+    }
+    if (!b->past_deadline && b->ordinary_trips && most <= b->ordinary_trips)
+        return snprintf(msg, size, "%.200s: stopped at its limit of %.1f million instructions, "
+                        "far more than the work needs: an endless loop, or more blocks than the "
+                        "data needs (the launch has %llu blocks of %d threads)? In block (%u,%u,%u) of "
+                        "%.100s:", file, limit, blocks, b->nthreads, b->ctaid.x, b->ctaid.y,
+                        b->ctaid.z, kernel);
+    if (!b->past_deadline)
+        return snprintf(msg, size, "%.200s: stopped at its limit of %.1f million instructions, "
+                        "far more than the work needs: an endless loop? In block (%u,%u,%u) of "
+                        "%.100s:", file, limit, b->ctaid.x, b->ctaid.y, b->ctaid.z, kernel);
     double done = (double)atomic_load(b->launch_instructions) / 1e6;
     if (b->ordinary_trips && most > b->ordinary_trips)
         return snprintf(msg, size, "%.200s: stopped at the time limit, %.1f million "
@@ -138,16 +165,18 @@ int ptx_limit_report(block_ctx *b)
             snprintf(who, sizeof who, "warp %d", i);
         else
             snprintf(who, sizeof who, "warps %d-%d", i, j - 1);
-        if (lo == hi)
-            snprintf(trips, sizeof trips, "%llu loop trips%s", (unsigned long long)lo,
+        if (hi == 0)
+            snprintf(trips, sizeof trips, "before any loop trip");
+        else if (lo == hi)
+            snprintf(trips, sizeof trips, "after %llu loop trips%s", (unsigned long long)lo,
                      j - i > 1 ? " each" : "");
         else
-            snprintf(trips, sizeof trips, "%llu to %llu loop trips", (unsigned long long)lo,
+            snprintf(trips, sizeof trips, "after %llu to %llu loop trips", (unsigned long long)lo,
                      (unsigned long long)hi);
         if (line == 0)
             n += snprintf(msg + n, size - (size_t)n, " %s finished;", who);
         else
-            n += snprintf(msg + n, size - (size_t)n, " %s %s line %d after %s;", who,
+            n += snprintf(msg + n, size - (size_t)n, " %s %s line %d %s;", who,
                           waiting ? "waiting at the __syncthreads() at" : "at", line, trips);
         groups++;
         i = j;

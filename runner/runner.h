@@ -158,6 +158,18 @@ typedef struct runner_config {
  * finishes, unless the time limit stops it first, and an endless loop on a 32^3 dataset is
  * stopped within seconds. Where the time limit stops a kernel, the replayer says whether its
  * loops were still making ordinary progress (REPLAY_CPU_SLOWDOWN). */
+/* A launch may start more threads than the data has elements (inputs and result): a grid a
+ * hundred times what the data needs, whose surplus blocks load zeros past the edges and store
+ * nothing, is correct, and each surplus thread costs about what a thread of the reference
+ * does. So the limit for a verdict is multiplied by how many times more threads the call's
+ * widest launch starts than the data has elements (runner_thread_scale), up to
+ * RUNNER_CPU_LIMIT_MAX_THREAD_SCALE (a hundredfold grid of 1024-thread blocks on a 1x1x1
+ * product is 34 133 times its 3 elements). It never lengthens the time limit: a grid made huge
+ * to widen the limit buys an endless loop no more time than --timeout, only a stop by the
+ * clock instead of by the count, and a CPU-backend verdict is never better than a GPU's (which
+ * has only the clock). The performance model's counts (a slowdown given) get no such scale: a
+ * kernel doing that much more work than the reference earns no speed points anyway. */
+#define RUNNER_CPU_LIMIT_MAX_THREAD_SCALE 65536.0
 #define RUNNER_CPU_LIMIT_PER_TILE_MAC 32.0
 #define RUNNER_CPU_LIMIT_TILE 256
 #define RUNNER_CPU_LIMIT_PHASE 64
@@ -198,6 +210,7 @@ void runner_sandbox_describe(const runner_config *c, char *out, size_t size);
 
 /* ---- build -------------------------------------------------------------------------------- */
 #define RUNNER_MAX_INCLUDES 64
+#define RUNNER_NOTES_MAX 512
 
 typedef struct runner_program {
     char dir[PATH_MAX];        /* cache folder */
@@ -212,6 +225,10 @@ typedef struct runner_program {
     char headers[PATH_MAX];    /* the other headers the build read (the toolkit's, the system's,
                                   lab.h), one path a line as the compiler named them */
     char source_name[NAME_MAX + 1];
+    /* What the kit did so that the submission builds, for the student to read ("" or one line:
+     * the runtime calls CUDA 13 removed that it calls, which harness/cuda_removed.h supplies);
+     * run prints it, grade puts it in the feedback's note. */
+    char notes[RUNNER_NOTES_MAX];
     bool cached;
     double seconds;
     /* The submission's own files the source includes, itself first (relative names): the
@@ -311,8 +328,8 @@ bool runner_source_defines_main(const char *path);
 /* What the CPU backend expects a whole program's launch to run: this many thread-instructions
  * per element of its inputs and answer (a scan or a convolution needs tens; a matrix lab's
  * program adds RUNNER_CPU_REFERENCE_PER_MAC per multiply-add). Its time limit allows twice that
- * at RUNNER_CPU_RATE_FLOOR, its instruction limit REPLAY_CPU_SLOWDOWN times it, plus
- * REPLAY_LIMIT_FLOOR. */
+ * at RUNNER_CPU_RATE_FLOOR, its instruction limit REPLAY_CPU_SLOWDOWN times it (times the
+ * threads' scale, RUNNER_CPU_LIMIT_MAX_THREAD_SCALE), plus REPLAY_LIMIT_FLOOR. */
 #define RUNNER_PROGRAM_REFERENCE_PER_ELEMENT 64.0
 
 /* ---- replay and check -------------------------------------------------------------------- */

@@ -306,6 +306,15 @@ void caplog_launch_failed(caplog *log, const char *fmt, ...)
     va_end(ap);
 }
 
+void caplog_add_filler(caplog *log, uint64_t bytes)
+{
+    caplog_call *c = open_call(log);
+    if (!c)
+        return;
+    c->filler_bytes = bytes > CAPLOG_MAX_FILLER_BYTES - c->filler_bytes ? CAPLOG_MAX_FILLER_BYTES
+                                                                         : c->filler_bytes + bytes;
+}
+
 void caplog_refuse(caplog *log, const char *fmt, ...)
 {
     caplog_call *c = open_call(log);
@@ -449,6 +458,8 @@ int caplog_write(FILE *out, const caplog *log)
                 break;
             }
         }
+        if (c->filler_bytes)
+            fprintf(out, "filler %llu\n", (unsigned long long)c->filler_bytes);
         if (c->refused[0])
             fprintf(out, "refused %s\n", c->refused);
         if (c->launch_failed[0])

@@ -294,6 +294,13 @@ static int read_in_call(reader *r, caplog_call *call, char **f, int n, const cha
     } else if (strcmp(f[0], "failed") == 0) {
         caplog_launch_failed(r->log, "%s", rest);
         return 0;
+    } else if (strcmp(f[0], "filler") == 0 && n == 2) {
+        if (call->kind != CAPLOG_CALL_PROGRAM)
+            return bad(r, "filler is recorded only in a program call");
+        if (number(r, f[1], CAPLOG_MAX_FILLER_BYTES, &v) != 0)
+            return -1;
+        caplog_add_filler(r->log, v);
+        return 0;
     } else if (strcmp(f[0], "end") == 0 && n == 1) {
         caplog_end_call(r->log);
         return 0;

@@ -1,10 +1,12 @@
 /* What only a program call does: a libwb program's whole run recorded as one call. Its imported
- * inputs are the only host memory whose bytes may reach the device (and zeros, recorded as the
- * memset they amount to); its device-to-host copies are kept aside until wbSolution names the
- * host memory that is the answer, the copies into it becoming copies into hO and the others
- * dropped; and only a program may fill a module variable from the host. */
+ * inputs are the only host memory whose bytes may reach the device (zeros are recorded as the
+ * memset they amount to, and any other host bytes as a memset to the NaN pattern); its
+ * device-to-host copies are kept aside until wbSolution names the host memory that is the
+ * answer, the copies into it becoming copies into hO and the others dropped; and only a
+ * program may fill a module variable from the host. */
 #include "capture_rt_state.h"
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,9 +51,7 @@ int capture_add_host_input(const void *base, uint64_t bytes, int file, caplog_in
 }
 
 /* Whether every byte of a host range is zero (a program zeroing its bins through a host
- * array): then the copy is recorded as the memset it amounts to, which carries no data. Only
- * zeros: any other uniform bytes may be the NaN pattern of data that came back from the device
- * and went through the host. */
+ * array): then the copy is recorded as the memset it amounts to, which carries no data. */
 static bool zeros(const void *src, size_t count)
 {
     const uint8_t *b = src;
@@ -61,23 +61,46 @@ static bool zeros(const void *src, size_t count)
     return true;
 }
 
-static const char program_copy_refused[] =
-    "copies host memory that wbImport did not return to the device: in a graded program only "
-    "the imported inputs (and zeros) reach the device, so nothing the host computes can stand "
-    "in for the kernels' work";
+/* What reaches the device in place of host bytes the program made: the NaN pattern, as in the
+ * replayer's fresh memory and in what the host reads back. */
+#define CAPTURE_FILLER_BYTE 0xff
+
+/* Fresh malloc'd memory holds CAPTURE_MALLOC_FILL, never zeros: so an array the program never
+ * wrote (a hostC uploaded before the launch) is filler whatever the heap held, and a verdict
+ * never depends on what malloc returned. glibc fills each allocation (not calloc's) with the
+ * complement of the perturb byte. */
+#define CAPTURE_MALLOC_PERTURB 0x01 /* fills with 0xfe */
+__attribute__((constructor)) static void fill_fresh_memory(void)
+{
+    mallopt(M_PERTURB, CAPTURE_MALLOC_PERTURB);
+}
+
+static const char program_round_trip_refused[] =
+    "copies data that came back from the device to the host back to the device: host "
+    "computation on device results is not graded (only the device's work reaches the answer)";
 
 cudaError_t capture_program_upload(caplog_ref d, const void *src, size_t count)
 {
     caplog_op op = {.kind = CAPLOG_COPY, .dst = d, .count = count};
     if (capture_host_ref(src, count, &op.src))
         return capture_record(&op);
+    const uint8_t *lo = src, *hi = lo + count;
+    for (int i = 0; i < npending; i++)
+        if (pending[i].dst < hi && lo < pending[i].dst + pending[i].count)
+            return capture_refuse("%s", program_round_trip_refused);
+    op.kind = CAPLOG_MEMSET;
+    op.src = (caplog_ref){0};
     if (zeros(src, count)) {
-        op.kind = CAPLOG_MEMSET;
         op.value = 0;
-        op.src = (caplog_ref){0};
         return capture_record(&op);
     }
-    return capture_refuse("%s", program_copy_refused);
+    /* Bytes the host made (or never wrote): what lands on the device is the NaN pattern, so a
+     * kernel that overwrites them is right and one that reads them computes NaN. */
+    op.value = CAPTURE_FILLER_BYTE;
+    cudaError_t e = capture_record(&op);
+    if (e == cudaSuccess)
+        caplog_add_filler(capture_log(), count);
+    return e;
 }
 
 cudaError_t capture_program_download(caplog_ref s, void *dst, size_t count)

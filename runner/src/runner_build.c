@@ -6,6 +6,7 @@
 #include "runner_config.h"
 #include "runner_messages.h"
 #include "runner_own_code.h"
+#include "runner_removed.h"
 #include "runner_sandbox.h"
 
 #include "runner_files.h"
@@ -447,6 +448,15 @@ static int compile(const runner_config *c, const char *work, const char *source_
     return fclose(headers) == 0 ? 0 : -1;
 }
 
+/* What the student is told about the build (runner_program.notes), from its own code. */
+static void read_notes(runner_program *p)
+{
+    size_t len = 0;
+    char *own = files_read(p->own_code, &len);
+    removed_calls_note(own, RUNNER_CUDART_VERSION, p->notes, sizeof p->notes);
+    free(own);
+}
+
 int runner_build(const runner_config *c, const char *folder, const char *source,
                  runner_program *p, runner_outcome *o)
 {
@@ -486,7 +496,8 @@ int runner_build(const runner_config *c, const char *folder, const char *source,
                             RUNNER_CAPTURE_WB_LIB, RUNNER_HARNESS_CUDA_LIB, RUNNER_HARNESS_LIB,
                             RUNNER_PTX_LIB, RUNNER_HARNESS_INCLUDE "/lab.h",
                             RUNNER_HARNESS_INCLUDE "/harness.h", RUNNER_HARNESS_INCLUDE "/wb.h",
-                            RUNNER_HARNESS_INCLUDE "/gputk.h", RUNNER_NVCC};
+                            RUNNER_HARNESS_INCLUDE "/gputk.h",
+                            RUNNER_HARNESS_INCLUDE "/cuda_removed.h", RUNNER_NVCC};
     for (size_t i = 0; i < sizeof stamps / sizeof stamps[0]; i++)
         h = hash_stamp(h, stamps[i]);
     h = hash_text(h, source_name);
@@ -503,6 +514,7 @@ int runner_build(const runner_config *c, const char *folder, const char *source,
     if (access(p->capture, X_OK) == 0) {
         p->cached = true;
         read_file_list(p);
+        read_notes(p);
         files_remove_tree(work);
         return 0;
     }
@@ -547,6 +559,7 @@ int runner_build(const runner_config *c, const char *folder, const char *source,
             return -1;
         p->cached = true;
     }
+    read_notes(p);
     return 0;
 }
 

@@ -104,6 +104,22 @@ int runner_replay_exec(const runner_config *c, const runner_program *p, const ch
 #define DEADLINE_MARGIN_SHARE 0.1
 #define DEADLINE_MARGIN_MIN_S 1.0
 
+double runner_thread_scale(const caplog_call *call, double elements)
+{
+    double widest = 0;
+    for (int i = 0; call && i < call->nops; i++) {
+        const caplog_launch *l = call->ops[i].launch;
+        if (call->ops[i].kind != CAPLOG_LAUNCH || !l)
+            continue;
+        double threads = (double)l->grid[0] * l->grid[1] * l->grid[2] * l->block[0] *
+                         l->block[1] * l->block[2];
+        widest = threads > widest ? threads : widest;
+    }
+    double scale = elements > 0 ? widest / elements : 1;
+    return scale < 1 ? 1 : scale > RUNNER_CPU_LIMIT_MAX_THREAD_SCALE
+                               ? RUNNER_CPU_LIMIT_MAX_THREAD_SCALE : scale;
+}
+
 double runner_replayer_deadline(int timeout_s)
 {
     double margin = fmax(DEADLINE_MARGIN_MIN_S, DEADLINE_MARGIN_SHARE * timeout_s);

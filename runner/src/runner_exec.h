@@ -21,4 +21,9 @@ int runner_replay_exec(const runner_config *c, const runner_program *p, const ch
  * and whether their loops were making ordinary progress, which a kill cannot. */
 double runner_replayer_deadline(int timeout_s);
 
+/* How many times more threads than the data has elements (`elements`: inputs and result) the
+ * widest launch of `call` starts, at least 1 and at most RUNNER_CPU_LIMIT_MAX_THREAD_SCALE: the
+ * CPU backend's instruction limit for a verdict grows by it (runner.h). 1 for no call. */
+double runner_thread_scale(const caplog_call *call, double elements);
+
 #endif /* TILELAB_RUNNER_EXEC_H */

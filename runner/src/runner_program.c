@@ -125,11 +125,13 @@ static double cpu_work(int64_t elements, int64_t macs)
 }
 
 /* The CPU backend's instruction limit per launch: a hundred times that (a backstop against
- * endless loops, never a speed test). */
-static double cpu_limit(const runner_config *c, int64_t elements, int64_t macs, double slowdown)
+ * endless loops, never a speed test), times the threads' scale for a verdict (runner.h). */
+static double cpu_limit(const runner_config *c, const caplog_call *call, int64_t elements,
+                        int64_t macs, double slowdown)
 {
+    double scale = slowdown > 0 ? 1 : runner_thread_scale(call, (double)elements);
     return REPLAY_LIMIT_FLOOR + (slowdown > 0 ? slowdown : REPLAY_CPU_SLOWDOWN) *
-                                    cpu_work(elements, macs) *
+                                    cpu_work(elements, macs) * scale *
                                     (c->device_debug ? RUNNER_CPU_LIMIT_DEBUG_FACTOR : 1);
 }
 
@@ -278,7 +280,7 @@ static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runn
     const caplog_call *call = j->pc->call;
     char reps[16], limit[32], deadline[32], work_macs[32];
     snprintf(reps, sizeof reps, "%d", c->reps);
-    double lim = cpu_limit(c, elements, macs, j->slowdown) *
+    double lim = cpu_limit(c, call, elements, macs, j->slowdown) *
                  (j->diagnose ? RUNNER_PROGRAM_DIAGNOSE_SLOWDOWN : 1);
     snprintf(limit, sizeof limit, "%.0f", lim);
     char *cmd[32];
@@ -373,6 +375,14 @@ static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runn
         }
         if (out->verdict == TL_VERDICT_WRONG && tl_check_report_hint(&call_res->check))
             snprintf(out->hint, sizeof out->hint, "%s", tl_check_report_hint(&call_res->check));
+        /* NaN in the answer where the program uploaded host bytes it made: that is the cause. */
+        if (out->verdict == TL_VERDICT_WRONG && call->filler_bytes > 0 &&
+            call_res->check.nonfinite > 0)
+            snprintf(out->hint, sizeof out->hint, "the program copied %llu bytes of host memory "
+                     "that wbImport did not return to the device; the grader puts the NaN "
+                     "pattern there instead (nothing the host makes reaches the answer), so a "
+                     "kernel that reads those values rather than overwriting them computes NaN",
+                     (unsigned long long)call->filler_bytes);
     }
     if (r.out && r.out[0]) {
         free(out->kernel_output);

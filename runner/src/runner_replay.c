@@ -280,7 +280,8 @@ static int write_inputs(const char *dir, const tl_matrix *A, const tl_matrix *B,
 /* The thread instructions a launch may run on the CPU backend (runner.h). */
 static double round_up(int n, int to) { return (double)((n + to - 1) / to) * to; }
 
-static double cpu_instruction_limit(const runner_config *c, tl_size s, double slowdown)
+static double cpu_instruction_limit(const runner_config *c, const runner_capture *cap, tl_size s,
+                                    double slowdown)
 {
     double macs = (double)s.m * s.k * s.n;
     double tiled = round_up(s.m, RUNNER_CPU_LIMIT_TILE) * round_up(s.k, RUNNER_CPU_LIMIT_PHASE) *
@@ -288,7 +289,15 @@ static double cpu_instruction_limit(const runner_config *c, tl_size s, double sl
     double work = (slowdown > 0 ? slowdown : REPLAY_CPU_SLOWDOWN) * RUNNER_CPU_REFERENCE_PER_MAC *
                       macs +
                   RUNNER_CPU_LIMIT_PER_TILE_MAC * tiled;
-    return REPLAY_LIMIT_FLOOR + work * (c->device_debug ? RUNNER_CPU_LIMIT_DEBUG_FACTOR : 1);
+    /* A verdict's limit grows with the threads of the widest call of the shape (runner.h). */
+    double scale = 1;
+    double elements = (double)s.m * s.k + (double)s.k * s.n + (double)s.m * s.n;
+    for (int kind = 0; slowdown <= 0 && kind < CAPLOG_CALL_KINDS; kind++) {
+        double k = runner_thread_scale(caplog_find_call(&cap->log, (caplog_call_kind)kind, s.m,
+                                                        s.k, s.n), elements);
+        scale = k > scale ? k : scale;
+    }
+    return REPLAY_LIMIT_FLOOR + work * scale * (c->device_debug ? RUNNER_CPU_LIMIT_DEBUG_FACTOR : 1);
 }
 
 static int spawn(const runner_config *c, const runner_program *p, const runner_capture *cap,
@@ -320,7 +329,7 @@ static int spawn(const runner_config *c, const runner_program *p, const runner_c
         cmd[n++] = "--no-time";
     if (c->backend == RUNNER_CPU) {
         tl_size s = f->out->shape;
-        snprintf(limit, sizeof limit, "%.0f", cpu_instruction_limit(c, s, opts->slowdown));
+        snprintf(limit, sizeof limit, "%.0f", cpu_instruction_limit(c, cap, s, opts->slowdown));
         snprintf(deadline, sizeof deadline, "%.1f", runner_replayer_deadline(timeout_s));
         snprintf(macs, sizeof macs, "%.0f", (double)s.m * s.k * s.n);
         cmd[n++] = "--instruction-limit";

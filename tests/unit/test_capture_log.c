@@ -232,6 +232,8 @@ Test(capture_log, program_call_round_trip)
     cr_assert_eq(caplog_add_op(&a, &up, &err), 0, "%s", err.msg);
     cr_assert_eq(caplog_add_op(&a, &sym, &err), 0, "%s", err.msg);
     cr_assert_eq(caplog_add_op(&a, &down, &err), 0, "%s", err.msg);
+    caplog_add_filler(&a, 40);
+    caplog_add_filler(&a, 2);
     /* The answer is known at wbSolution, after the copies; the writer puts it first. */
     cr_assert_eq(caplog_set_answer(&a, 72, 8, 4, &err), 0, "%s", err.msg);
     cr_expect_eq(caplog_set_answer(&a, 72, 8, 4, &err), -1);
@@ -242,7 +244,7 @@ Test(capture_log, program_call_round_trip)
     char *text = write_to_string(&a, &len);
     cr_expect(strstr(text, "call program 1 1 1\ninput 0 0 image 4096\ninput 1 1 real 100\n"
                            "answer 72 8 4\ncopy a1 0 hI0 0 4096\ncopy v1 0 hI1 0 100\n"
-                           "copy hO 8 a1 0 64\n") != NULL, "%s", text);
+                           "copy hO 8 a1 0 64\nfiller 42\nend\n") != NULL, "%s", text);
     cr_assert_eq(caplog_parse("t.log", text, len, &b, &err), 0, "%s\n%s", err.msg, text);
     const caplog_call *c = caplog_find_call(&b, CAPLOG_CALL_PROGRAM, 1, 1, 1);
     cr_assert_not_null(c);
@@ -254,6 +256,7 @@ Test(capture_log, program_call_round_trip)
     cr_expect_eq(c->out_bytes, 72);
     cr_expect_eq(c->answer_offset, 8);
     cr_expect_eq(c->answer_bytes, 4);
+    cr_expect_eq(c->filler_bytes, 42);
     cr_assert_eq(c->nops, 3);
     cr_expect_eq(c->ops[1].dst.buf, CAPLOG_BUF_VAR);
     cr_expect_eq(c->ops[2].dst.buf, CAPLOG_BUF_ANSWER);
@@ -283,6 +286,8 @@ Test(capture_log, program_calls_keep_their_rules)
         {"var t 8\nalloc a1 8\ncall program 1 1 1\ncopy a1 0 v1 0 8\n",
          "copies from a module variable"},
         {"var t 8\ncall launch 4 4 4\ncopy P 0 v1 0 8\n", "buffer v1 does not exist"},
+        {"call launch 4 4 4\nfiller 8\n", "filler is recorded only in a program call"},
+        {"call program 1 1 1\nfiller 281474976710657\n", "expected a number up to"},
         {"call launch 4 4 4\ncopy P 0 hI0 0 4\n", "buffer hI0 does not exist"},
         {"kernel 0 k\ncall program 1 1 1\ninput 0 0 real 8\nlaunch 0 1 1 1 1 1 1 0 @hI0:0\n",
          "points into host memory"},

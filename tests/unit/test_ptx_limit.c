@@ -4,6 +4,8 @@
 #include "ptx.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Every thread counts up forever, storing each count to shared memory (a store: not a spin). */
@@ -55,4 +57,73 @@ Test(ptx_limit, at_the_deadline_ordinary_trips_do_not_blame_a_loop)
     cr_assert(strstr(err.msg, "million instructions into the launch, before it finished. In block"),
               "%s", err.msg);
     cr_assert(!strstr(err.msg, "endless"), "%s", err.msg);
+}
+
+/* One loop of four trips per thread, then exit: ordinary work, many blocks of it. */
+static const char four_trips[] =
+    ".version 9.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k()\n{\n.reg .b32 %r<4>;\n.reg .pred %p;\n.shared .align 4 .u32 s[64];\n"
+    "mov.u32 %r1, %tid.x;\nshl.b32 %r1, %r1, 2;\nmov.u32 %r3, s;\nadd.u32 %r1, %r1, %r3;\n"
+    "mov.u32 %r2, 0;\nLOOP:\nadd.u32 %r2, %r2, 1;\nst.shared.u32 [%r1], %r2;\n"
+    "setp.lt.u32 %p, %r2, 5;\n@%p bra.uni LOOP;\nret;\n}\n";
+
+static int launch_text(const char *text, ptx_dim3 grid, ptx_env env, ptx_error *err)
+{
+    ptx_module *m = ptx_module_parse("many.ptx", text, strlen(text), err);
+    cr_assert_not_null(m, "%s", err->msg);
+    int rc = ptx_launch_env(ptx_module_entry(m, "k"), grid, (ptx_dim3){64, 1, 1}, NULL, 0, &env,
+                            NULL, err);
+    ptx_module_free(m);
+    return rc;
+}
+
+/* Straight-line code longer than the limit's batch (each thread runs 2048 adds, a barrier
+ * halfway): the limit is found in the middle of a block. */
+static char *long_straight(void)
+{
+    static const char head[] =
+        ".version 9.0\n.target sm_90\n.address_size 64\n.file 1 \"many.cu\"\n"
+        ".visible .entry k()\n{\n.reg .b32 %r<4>;\n.shared .align 4 .u32 s[64];\n"
+        ".loc 1 7 0\nmov.u32 %r1, %tid.x;\nshl.b32 %r1, %r1, 2;\nmov.u32 %r3, s;\n"
+        "add.u32 %r1, %r1, %r3;\nmov.u32 %r2, 0;\n";
+    static const char add[] = "add.u32 %r2, %r2, 1;\n", tail[] = "st.shared.u32 [%r1], %r2;\nret;\n}\n";
+    size_t n = sizeof head + 2048 * (sizeof add - 1) + sizeof tail + 16;
+    char *text = malloc(n);
+    cr_assert_not_null(text);
+    char *at = text + sprintf(text, "%s", head);
+    for (int i = 0; i < 2048; i++)
+        at += sprintf(at, "%s%s", add, i == 1024 ? "bar.sync 0;\n" : "");
+    sprintf(at, "%s", tail);
+    return text;
+}
+
+Test(ptx_limit, a_block_that_made_no_loop_trip_is_never_blamed_on_a_loop)
+{
+    ptx_error err;
+    char *text = long_straight();
+    cr_assert_eq(launch_text(text, (ptx_dim3){64, 1, 1},
+                             (ptx_env){.threads = 1, .max_thread_instructions = 950000,
+                                       .ordinary_trips = 4096}, &err), -1);
+    free(text);
+    cr_assert_eq(err.kind, PTX_ERROR_LIMIT);
+    cr_assert(strstr(err.msg, "though no loop of the block that crossed it had gone round: the "
+                              "launch's 64 blocks of 64 threads together ran past it (more "
+                              "blocks than the data needs?)"), "%s", err.msg);
+    cr_assert(strstr(err.msg, "before any loop trip"), "%s", err.msg);
+    cr_assert(!strstr(err.msg, "endless"), "%s", err.msg);
+    cr_assert(!strstr(err.msg, "after 0 loop trips"), "%s", err.msg);
+}
+
+Test(ptx_limit, a_blocks_trips_are_its_own_not_its_slots_earlier_blocks)
+{
+    /* One host thread runs the blocks one after another in the same slot: the block that crosses
+     * the limit counts only its own four trips, within the ordinary ones, so both causes are
+     * named rather than an endless loop alone. */
+    ptx_error err;
+    cr_assert_eq(launch_text(four_trips, (ptx_dim3){4096, 1, 1},
+                             (ptx_env){.threads = 1, .max_thread_instructions = 400000,
+                                       .ordinary_trips = 100}, &err), -1);
+    cr_assert(strstr(err.msg, "far more than the work needs: an endless loop, or more blocks than "
+                              "the data needs (the launch has 4096 blocks of 64 threads)? In "
+                              "block ("), "%s", err.msg);
 }

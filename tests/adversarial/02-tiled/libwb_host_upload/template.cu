@@ -1,6 +1,7 @@
 // A whole libwb program that computes the product on the host, uploads it into the device
 // buffer and copies it back, so the answer "comes from the device".
-// Must get: every dataset refused (only what wbImport returned may reach the device).
+// Must get: every dataset wrong (only what wbImport returned, and zeros, reach the device; any
+// other host bytes arrive there as the NaN pattern).
 #include <wb.h>
 
 #define TILE 16

@@ -1,6 +1,7 @@
 // A whole libwb program that computes the product on the host and passes it through a
 // __device__ array with cudaMemcpyToSymbol, which a kernel copies into C.
-// Must get: every dataset refused (a variable is filled only from what wbImport returned).
+// Must get: every dataset wrong (a variable is filled only from what wbImport returned; other
+// host bytes arrive as the NaN pattern).
 #include <wb.h>
 
 #define TILE 16
