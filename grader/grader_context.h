@@ -11,9 +11,10 @@
 /* The most PTX plain_cuda's check reads: a fully unrolled register-tiled kernel is a few
  * hundred KB; more is refused, and the check fails. */
 #define GRADER_MAX_PTX_BYTES (64u << 20)
-/* The scoring rules' version, part of every journal key: bump it when how points are given
- * changes, so a resumed grading regrades the entries the old rules scored. */
-#define GRADE_RULES_VERSION 2
+/* The scoring rules' version, part of every journal key: bump it when how points are given or
+ * shown changes, so a resumed grading regrades the entries the old rules scored (3: each
+ * dataset's explanation, the performance item's visibility with hidden datasets). */
+#define GRADE_RULES_VERSION 3
 
 typedef struct grade_dataset {
     char path[PATH_MAX];
