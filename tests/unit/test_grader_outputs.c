@@ -589,6 +589,17 @@ Test(explained, the_page_shows_what_run_report_shows_escaped_and_hides_hidden_da
     cr_assert_null(strstr(page, "999x777x555"), "%s", page);
     cr_assert_not_null(strstr(page, "hidden until results are released"), "%s", page);
     cr_assert_null(strstr(page, "src="), "nothing fetched: %s", page);
+    cr_assert_null(strstr(page, "Build: failed"), "%s", page);
+    free(page);
+    /* A file that does not build: its messages, which quote its code, escaped. */
+    cJSON *build = cJSON_GetObjectItem(e, "build");
+    cJSON_ReplaceItemInObject(build, "ok", cJSON_CreateFalse());
+    cJSON_ReplaceItemInObject(build, "messages", cJSON_CreateString(
+        "t.cu(3): error: expected a \";\"\n    3 | if (a<b && c>d) </pre><script>\n"));
+    page = page_of(e);
+    cr_assert_not_null(strstr(page, "<h2>Build: failed</h2>\n<pre>t.cu(3): error: expected a "
+                                    "&quot;;&quot;\n    3 | if (a&lt;b &amp;&amp; c&gt;d) "
+                                    "&lt;/pre&gt;&lt;script&gt;\n</pre>"), "%s", page);
     free(page);
     cJSON_Delete(e);
 }
