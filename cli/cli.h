@@ -3,6 +3,7 @@
 #define TILELAB_CLI_H
 
 #include "datagen.h"
+#include "explain.h"
 
 typedef struct cli_command {
     const char *name;
@@ -48,11 +49,8 @@ int cli_parse_int(const char *option, const char *text, int min, int max, int *o
 void cli_print_check_line(const char *dir, const tl_dataset_check *res);
 
 typedef struct cJSON cJSON;
-/* Prints the first `max` findings as "cause: KIND at FILE:LINE: DETAIL" lines. */
-void diagnose_print_causes(const cJSON *diag, int max, const char *indent);
-/* Follows what the diagnosis saw in lab 05's given baseline kernel (the harness launches it
- * too), so a student does not take it for a fault of their own kernel. */
-#define CLI_BASELINE_LABEL " (the given baseline kernel)"
+/* Follows what the diagnosis saw in lab 05's given baseline kernel (explain.h's words). */
+#define CLI_BASELINE_LABEL EXPLAIN_BASELINE_LABEL
 /* CLI_BASELINE_LABEL for a finding or an instruction of the diagnosis marked "baseline", or "". */
 const char *diagnose_baseline_note(const cJSON *item);
 

@@ -64,19 +64,6 @@ const char *diagnose_baseline_note(const cJSON *item)
     return cJSON_IsTrue(cJSON_GetObjectItem(item, "baseline")) ? CLI_BASELINE_LABEL : "";
 }
 
-void diagnose_print_causes(const cJSON *diag, int max, const char *indent)
-{
-    const cJSON *findings = cJSON_GetObjectItem(diag, "findings");
-    int i = 0;
-    for (const cJSON *f = findings ? findings->child : NULL; f && i < max; f = f->next, i++) {
-        printf("%scause: %s at %s:%.0f", indent, str(f, "kind"), ptx_base_name(str(f, "file")),
-               num(f, "line"));
-        if (num(f, "line2") > 0)
-            printf(" and line %.0f", num(f, "line2"));
-        printf("%s: %s\n", diagnose_baseline_note(f), str(f, "detail"));
-    }
-}
-
 /* `stopped`: the kernel did not run to its end (a time or instruction limit), so the checks
  * saw only part of it. */
 static void print_findings(const cJSON *diag, bool stopped)

@@ -69,7 +69,8 @@ static const char usage[] =
     "                   folders share a name get the folders above too (D/02-tiled-0.raw), so\n"
     "                   none replaces another; each line says where its result went\n"
     "  --report FILE    also write an HTML page: every dataset's verdict and, for a wrong or\n"
-    "                   unsafe one, its map of P's tiles and its first 20 wrong elements\n"
+    "                   unsafe one, its causes, its map of P's tiles and its first 20 wrong\n"
+    "                   elements\n"
     "  --device-debug   build the kernels with -G (unoptimised; on the CPU backend this runs\n"
     "                   the unoptimised PTX)\n"
     "  --no-sandbox     build and capture without bubblewrap (it is used when it works)\n"
@@ -230,7 +231,7 @@ static int shipped_datasets(const tl_lab *lab, char ***out)
 
 /* `emulated`: times from the CPU backend, which says nothing of the GPU's banks or memory, so
  * no "faster" ratio is drawn from them. */
-static void print_line(const runner_result *r, bool emulated)
+static void print_line(const runner_result *r, const explanation *x, bool emulated)
 {
     const runner_call_result *launch = &r->calls[CAPLOG_CALL_LAUNCH];
     printf("%-12s", tl_verdict_label(r->verdict));
@@ -247,20 +248,8 @@ static void print_line(const runner_result *r, bool emulated)
         }
     }
     putchar('\n');
-    if (r->verdict == TL_VERDICT_PASS)
-        return;
-    const runner_call_result *main = r->calls[CAPLOG_CALL_HOST].run ? &r->calls[CAPLOG_CALL_HOST]
-                                                                    : launch;
-    const tl_check_report *c = main->verdict == TL_VERDICT_WRONG ? &main->check : &launch->check;
-    char *detail = tl_text_line(r->detail, strlen(r->detail));
-    printf("        %s", detail ? detail : "");
-    free(detail);
-    if (r->verdict == TL_VERDICT_WRONG && !c->shape_mismatch && c->has_worst)
-        printf("; worst at (row %d, col %d): got %.9g, expected %.9g", c->worst.row,
-               c->worst.col, (double)c->worst.got, (double)c->worst.expected);
-    putchar('\n');
-    if (r->hint[0])
-        printf("        hint: %s\n", r->hint);
+    if (r->verdict != TL_VERDICT_PASS)
+        explain_print_detail(stdout, x, "        ");
 }
 
 static void print_kernel_output(const runner_result *r)
@@ -277,25 +266,28 @@ static void print_kernel_output(const runner_result *r)
 
 /* ---- the CPU backend explains a failure --------------------------------------------------- */
 
-static void print_diagnosis(const options *o, const runner_dataset *d, const char *text)
+static void print_diagnosis(run_maps *maps, const options *o, const runner_dataset *d,
+                            const runner_result *r, const char *text)
 {
-    cJSON *diag = text ? cJSON_Parse(text) : NULL;
-    if (diag) {
-        diagnose_print_causes(diag, 3, "        ");
-        if (cJSON_GetArraySize(cJSON_GetObjectItem(diag, "findings")) > 0)
-            printf("        (./tilelab diagnose %s --source %s --dataset %s for the whole "
-                   "report)\n", o->lab->id, cli_shown(o->source), cli_shown(d->dir));
-    }
-    cJSON_Delete(diag);
+    if (!text)
+        return;
+    explanation causes;
+    explain_result(&causes, r, text);
+    explain_print_causes(stdout, &causes, "        ");
+    run_maps_causes(maps, &causes);
+    if (causes.findings > 0)
+        printf("        (./tilelab diagnose %s --source %s --dataset %s for the whole "
+               "report)\n", o->lab->id, cli_shown(o->source), cli_shown(d->dir));
+    explain_free(&causes);
 }
 
 /* The causes the checks found: those of the safety checks that made the dataset unsafe (on any
  * backend), else from a replay with the checks on, here (CPU backend). */
-static void print_causes(const session *s, const options *o, const runner_dataset *d,
-                         const runner_result *result)
+static void print_causes(run_maps *maps, const session *s, const options *o,
+                         const runner_dataset *d, const runner_result *result)
 {
     if (result->diagnosis) {
-        print_diagnosis(o, d, result->diagnosis);
+        print_diagnosis(maps, o, d, result, result->diagnosis);
         return;
     }
     if (o->backend != RUNNER_CPU)
@@ -310,19 +302,11 @@ static void print_causes(const session *s, const options *o, const runner_datase
     tl_error err;
     if (runner_replay(&s->config, &s->program, &s->capture, o->lab, d, &opts, &r, &err) == 0) {
         char *text = files_read(path, NULL);
-        print_diagnosis(o, d, text);
+        print_diagnosis(maps, o, d, result, text);
         free(text);
     }
     runner_result_free(&r);
     files_remove_tree(work);
-}
-
-/* Two unsafe verdicts name the same finding: the same kind at the same lines ("shared-memory
- * race at f.cu:22 and line 25"), whichever block and thread showed it first. */
-static bool same_finding(const char *a, const char *b)
-{
-    size_t na = strcspn(a, "("), nb = strcspn(b, "(");
-    return na == nb && strncmp(a, b, na) == 0;
 }
 
 /* ---- one dataset -------------------------------------------------------------------------- */
@@ -458,15 +442,17 @@ static int run_once(void *ctx)
         runner_result r;
         if (replay_dataset(&s, &o, &d, shapes[i], &opts, &r) != 0)
             r.verdict = TL_VERDICT_ERROR;
+        explanation x;
+        explain_result(&x, &r, NULL);
         if (!o.json) {
-            print_line(&r, o.backend == RUNNER_CPU);
+            print_line(&r, &x, o.backend == RUNNER_CPU);
             if (o.save_outputs)
                 printf("        %s %s\n",
                        access(save, F_OK) == 0 ? "result saved to" : "no result for", save);
             print_kernel_output(&r);
             /* The same finding again (a missing barrier fails every dataset): said once. */
             bool again = r.verdict == TL_VERDICT_UNSAFE && first_unsafe >= 0 &&
-                         same_finding(r.detail, first_detail);
+                         explain_same_finding(r.detail, first_detail);
             if (r.verdict == TL_VERDICT_UNSAFE && first_unsafe < 0) {
                 first_unsafe = i;
                 snprintf(first_detail, sizeof first_detail, "%s", r.detail);
@@ -474,7 +460,7 @@ static int run_once(void *ctx)
             if (again)
                 printf("        the same finding as %s: its map and causes are above\n",
                        cli_shown(o.datasets[first_unsafe]));
-            run_maps_dataset(maps, o.datasets[i], shapes[i], &r, &s.capture.log, !again);
+            run_maps_dataset(maps, o.datasets[i], shapes[i], &r, &x, &s.capture.log, !again);
             if (ncu)
                 run_ncu_conflicts(&s, o.lab, &d);
             if (counted && r.verdict == TL_VERDICT_PASS)
@@ -482,18 +468,19 @@ static int run_once(void *ctx)
             bool explained = r.verdict == TL_VERDICT_WRONG || r.verdict == TL_VERDICT_CRASH ||
                              r.verdict == TL_VERDICT_UNSAFE;
             if (!again && (r.diagnosis || (o.backend == RUNNER_CPU && explained)))
-                print_causes(&s, &o, &d, &r);
+                print_causes(maps, &s, &o, &d, &r);
             else if (!again && r.verdict == TL_VERDICT_UNSAFE)
                 printf("        (./tilelab diagnose %s --source %s --dataset %s for the whole "
                        "report)\n", o.lab->id, cli_shown(o.source), cli_shown(d.dir));
         } else {
-            run_maps_dataset(maps, o.datasets[i], shapes[i], &r, &s.capture.log, false);
+            run_maps_dataset(maps, o.datasets[i], shapes[i], &r, &x, &s.capture.log, false);
             if (o.save_outputs && access(save, F_OK) == 0)
                 fprintf(stderr, "tilelab: %s: result saved to %s\n", cli_shown(o.datasets[i]), save);
             char *text = runner_result_json(&r, cli_shown(o.datasets[i]));
             cJSON_AddItemToArray(all, text ? cJSON_Parse(text) : cJSON_CreateNull());
             free(text);
         }
+        explain_free(&x);
         passed += r.verdict == TL_VERDICT_PASS;
         worst = tl_verdict_worst(worst, r.verdict);
         if (r.verdict == TL_VERDICT_TIMEOUT && s.config.replay_timeout_s > TIMEOUT_AFTER_A_TIMEOUT_S &&

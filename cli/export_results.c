@@ -53,13 +53,12 @@ static cJSON *pl_test(const cJSON *t, int *hidden)
 static cJSON *convert(const cJSON *gs, tl_error *err)
 {
     const cJSON *tests = cJSON_GetObjectItemCaseSensitive(gs, "tests");
-    if (!cJSON_IsObject(gs) || !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(gs, "score")) ||
-        !cJSON_IsArray(tests)) {
-        tl_error_set(err, "not the grader's results.json (an object with score and tests[])");
+    if (!cJSON_IsObject(gs) || !cJSON_IsArray(tests)) {
+        tl_error_set(err, "not the grader's results.json (an object with tests[])");
         return NULL;
     }
     cJSON *pl = cJSON_CreateObject(), *out = pl ? cJSON_AddArrayToObject(pl, "tests") : NULL;
-    double max = 0;
+    double max = 0, sum = 0;
     int hidden = 0;
     const cJSON *t;
     cJSON_ArrayForEach(t, tests) {
@@ -71,9 +70,12 @@ static cJSON *convert(const cJSON *gs, tl_error *err)
         }
         cJSON_AddItemToArray(out, o);
         max += number(t, "max_score");
+        sum += number(t, "score");
     }
-    /* The same total as the gradebook's, as a fraction of the points there are. */
-    double score = max > 0 ? number(gs, "score") / max : 0;
+    /* The same total as the gradebook's, as a fraction of the points there are: the tests'
+     * sum when results.json leaves the total out (it does with hidden tests). */
+    const cJSON *total = cJSON_GetObjectItemCaseSensitive(gs, "score");
+    double score = max > 0 ? (cJSON_IsNumber(total) ? total->valuedouble : sum) / max : 0;
     score = score < 0 ? 0 : score > 1 ? 1 : score;
     const char *message = string(gs, "output");
     if (!cJSON_AddBoolToObject(pl, "gradable", true) ||

@@ -41,7 +41,7 @@ run_maps *run_maps_open(const char *report, bool print, tl_error *err)
     snprintf(m->own, sizeof m->own, "%s/P.raw", m->work);
     m->report = report;
     m->print = print;
-    m->colour = print && run_map_colour_wanted(stdout);
+    m->colour = print && explain_colour_wanted(stdout);
     return m;
 }
 
@@ -66,35 +66,17 @@ static bool freshly_saved(const run_maps *m)
            now.st_mtim.tv_nsec != m->before.st_mtim.tv_nsec;
 }
 
-static void map_dataset(run_maps *m, run_report_entry *e, const char *dir,
-                        const runner_result *r, const caplog *log, bool draw)
-{
-    tl_error err;
-    if (!freshly_saved(m)) {
-        snprintf(e->note, sizeof e->note, "no map: the replay saved no result");
-    } else if (run_map_build(&e->map, dir, m->saved, log, r, &err) != 0) {
-        snprintf(e->note, sizeof e->note, "no map: %.280s", err.msg);
-    } else if (e->map.wrong_elements == 0) {
-        snprintf(e->note, sizeof e->note, r->verdict == TL_VERDICT_UNSAFE
-                 ? "P as the checked run left it is right everywhere: with the finding above, "
-                   "a right result is luck"
-                 : "the first run's P is right everywhere: a later run's was not");
-        run_map_free(&e->map);
-    } else {
-        e->has_map = true;
-        e->map.checked_run = r->verdict == TL_VERDICT_UNSAFE;
-    }
-    if (!m->print || !draw)
-        return;
-    if (e->has_map)
-        run_map_print(stdout, &e->map, m->colour, MAP_INDENT);
-    else
-        printf(MAP_INDENT "(%s)\n", e->note);
-}
-
 void run_maps_dataset(run_maps *m, const char *dir, tl_size shape, const runner_result *r,
-                      const caplog *log, bool draw)
+                      explanation *x, const caplog *log, bool draw)
 {
+    runner_dataset d = {.dir = dir};
+    /* Nothing to draw on (--json without --report): the map is not worth its check. */
+    if ((m->print && draw) || m->report)
+        explain_add_map(x, &d, freshly_saved(m) ? m->saved : NULL, log, r);
+    if (m->print && draw)
+        explain_print_map(stdout, x, m->colour, MAP_INDENT);
+    if (!m->report)
+        return;
     if (m->n == m->cap) {
         int cap = m->cap ? 2 * m->cap : 16;
         run_report_entry *grown = realloc(m->entries, (size_t)cap * sizeof *grown);
@@ -104,23 +86,24 @@ void run_maps_dataset(run_maps *m, const char *dir, tl_size shape, const runner_
         m->cap = cap;
     }
     run_report_entry *e = &m->entries[m->n];
-    memset(e, 0, sizeof *e);
     e->dataset = strdup(cli_shown(dir));
     if (!e->dataset)
         return;
     m->n++;
     e->size = shape;
-    e->verdict = r->verdict;
-    snprintf(e->hint, sizeof e->hint, "%s", r->hint);
-    snprintf(e->detail, sizeof e->detail, "%s", r->detail);
-    /* Nothing to draw on (--json without --report): the map is not worth its check. */
-    if ((r->verdict == TL_VERDICT_WRONG || r->verdict == TL_VERDICT_UNSAFE) &&
-        ((m->print && draw) || m->report))
-        map_dataset(m, e, dir, r, log, draw);
-    if (!m->report) {
-        run_map_free(&e->map);
-        e->has_map = false;
-    }
+    e->x = *x; /* the entry takes the map */
+    memset(&x->map, 0, sizeof x->map);
+    x->has_map = false;
+}
+
+void run_maps_causes(run_maps *m, const explanation *causes)
+{
+    if (!m->report || m->n == 0)
+        return;
+    explanation *x = &m->entries[m->n - 1].x;
+    x->ncauses = causes->ncauses;
+    x->findings = causes->findings;
+    memcpy(x->causes, causes->causes, sizeof x->causes);
 }
 
 int run_maps_close(run_maps *m, const char *lab, const char *source, const char *device,
@@ -133,7 +116,7 @@ int run_maps_close(run_maps *m, const char *lab, const char *source, const char 
     }
     for (int i = 0; i < m->n; i++) {
         free(m->entries[i].dataset);
-        run_map_free(&m->entries[i].map);
+        explain_free(&m->entries[i].x);
     }
     free(m->entries);
     files_remove_tree(m->work);

@@ -6,7 +6,7 @@
 #ifndef TILELAB_CLI_RUN_MAPS_H
 #define TILELAB_CLI_RUN_MAPS_H
 
-#include "runner.h"
+#include "explain.h"
 
 typedef struct run_maps run_maps;
 
@@ -19,10 +19,13 @@ run_maps *run_maps_open(const char *report, bool print, tl_error *err);
  * wrote is mapped. */
 const char *run_maps_next(run_maps *m, const char *wanted);
 
-/* After the dataset's replay: its entry for the report and, for a wrong or unsafe verdict, its
- * map (printed when asked and `draw`: not for a finding already shown above). */
+/* After the dataset's replay: for a wrong or unsafe verdict, its map added to `x` (the result's
+ * explanation) and printed when asked and `draw` (not for a finding already shown above); the
+ * explanation kept for the report (which then owns x's map). */
 void run_maps_dataset(run_maps *m, const char *dir, tl_size shape, const runner_result *r,
-                      const caplog *log, bool draw);
+                      explanation *x, const caplog *log, bool draw);
+/* The causes a later diagnosis found (cmd_run's, on the CPU backend) for the last dataset. */
+void run_maps_causes(run_maps *m, const explanation *causes);
 
 /* Writes the report (when asked) and frees everything. -1 with err when the page cannot be
  * written. */

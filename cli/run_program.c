@@ -2,6 +2,7 @@
  * a matrix lab's file that has its own main. Each dataset is captured, replayed and checked as
  * the grader does it (runner_program_run); one line per dataset. */
 #include "cli.h"
+#include "explain.h"
 #include "run_program.h"
 
 #include "runner.h"
@@ -56,15 +57,16 @@ int run_dataset_folders(const char *dir, const char *marker, bool numbered, char
 }
 
 /* An unsafe dataset's causes, as `run` gives a lab file's, and where the whole report is. */
-static void print_causes(const run_program_options *o, const char *dataset, const char *text)
+static void print_causes(const run_program_options *o, const char *dataset, const runner_result *r)
 {
-    cJSON *diag = text ? cJSON_Parse(text) : NULL;
-    if (diag && cJSON_GetArraySize(cJSON_GetObjectItem(diag, "findings")) > 0) {
-        diagnose_print_causes(diag, 3, "        ");
+    explanation x;
+    explain_result(&x, r, NULL);
+    if (x.ncauses > 0) {
+        explain_print_causes(stdout, &x, "        ");
         printf("        (./tilelab diagnose %s --source %s --dataset %s for the whole report)\n",
                cli_shown(o->lab_arg), cli_shown(o->source), cli_shown(dataset));
     }
-    cJSON_Delete(diag);
+    explain_free(&x);
 }
 
 static void print_result(const runner_result *r)
@@ -188,7 +190,7 @@ int run_program(const run_program_options *given)
             else
                 print_result(&r);
             if (!o->json && o->lab_arg)
-                print_causes(o, datasets[i], r.diagnosis);
+                print_causes(o, datasets[i], &r);
             runner_result_free(&r);
             if (o->fail_fast && r.verdict != TL_VERDICT_PASS)
                 break;

@@ -2,19 +2,12 @@
 #ifndef TILELAB_CLI_RUN_REPORT_H
 #define TILELAB_CLI_RUN_REPORT_H
 
-#include "run_map.h"
-
-#define RUN_REPORT_MAX_CELLS 128 /* cells of a page's map each way, at most */
+#include "explain.h"
 
 typedef struct run_report_entry {
     char *dataset;       /* as the lines show it (malloc'd) */
     tl_size size;
-    tl_verdict verdict;
-    char detail[768];
-    char hint[640];      /* empty: none */
-    bool has_map;
-    run_map map;
-    char note[300];      /* a wrong or unsafe dataset without a map: why */
+    explanation x;
 } run_report_entry;
 
 typedef struct run_report_meta {

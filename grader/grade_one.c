@@ -200,20 +200,57 @@ cJSON *grade_dataset_json(const grade_dataset *d, tl_verdict v, const char *deta
     return dj;
 }
 
+const char *grade_performance_visibility(const grade_context *c)
+{
+    for (int i = 0; i < c->nds; i++)
+        if (c->ds[i].hidden)
+            return c->r.hidden_visibility;
+    return "visible";
+}
+
+void grade_dataset_record(const grade_context *c, const grade_dataset *d, const runner_result *res,
+                          const explanation *x, double per, cJSON *dsets, cJSON *items)
+{
+    cJSON *dj = grade_dataset_json(d, res->verdict, res->detail, res->kernel_output);
+    cJSON *why = explain_json(x);
+    if (why && why->child)
+        cJSON_AddItemToObject(dj, "explain", why);
+    else
+        cJSON_Delete(why);
+    cJSON_AddItemToArray(dsets, dj);
+    char name[160], shape[48];
+    grade_dataset_shape(d, shape, sizeof shape);
+    snprintf(name, sizeof name, "%sdataset %s (%s)", d->hidden ? "hidden " : "", d->name, shape);
+    char *text = explain_student_text(x, d->hidden);
+    bool pass = res->verdict == TL_VERDICT_PASS;
+    cJSON_AddItemToArray(items, grade_item(name, pass ? per : 0, per, pass,
+                                           d->hidden ? c->r.hidden_visibility : "visible",
+                                           text ? text : tl_verdict_name(res->verdict)));
+    free(text);
+}
+
+static runner_dataset dataset_of(const grade_dataset *d)
+{
+    if (d->generated)
+        return (runner_dataset){.generated = true, .seed = d->seed, .size = d->size};
+    return (runner_dataset){.dir = d->path};
+}
+
 /* A dataset checked: with the CPU backend's safety checks first where it is small enough, then
  * on the grading's backend, unless the checked replay already ran there or its verdict is
- * final (runner_safety_final: a timeout of the checked replay is not, on a GPU). */
+ * final (runner_safety_final: a timeout of the checked replay is not, on a GPU). The P of the
+ * replay that gave the verdict is saved at `saved`, for the map of a wrong one. */
 static int replay_dataset(const runner_config *cfg, const runner_program *p,
                           const runner_capture *cap, const tl_lab *lab, const grade_dataset *d,
-                          runner_result *res)
+                          const char *saved, runner_result *res)
 {
-    runner_dataset rd = {.dir = d->path};
-    if (d->generated)
-        rd = (runner_dataset){.generated = true, .seed = d->seed, .size = d->size};
+    runner_dataset rd = dataset_of(d);
     tl_error err;
     bool incomplete = false;
+    if (saved)
+        unlink(saved); /* so that a P there afterwards is this dataset's */
     if (runner_safety_applies(d->size)) {
-        if (runner_safety(cfg, p, cap, lab, &rd, res, &err) != 0) {
+        if (runner_safety_save(cfg, p, cap, lab, &rd, saved, res, &err) != 0) {
             snprintf(res->detail, sizeof res->detail, "%s", err.msg);
             return -1;
         }
@@ -222,8 +259,10 @@ static int replay_dataset(const runner_config *cfg, const runner_program *p,
         incomplete = res->verdict == TL_VERDICT_TIMEOUT;
         runner_result_free(res);
         memset(res, 0, sizeof *res);
+        if (saved)
+            unlink(saved);
     }
-    runner_replay_opts opts = {.time = false};
+    runner_replay_opts opts = {.time = false, .save_output = saved};
     if (runner_replay(cfg, p, cap, lab, &rd, &opts, res, &err) != 0) {
         snprintf(res->detail, sizeof res->detail, "%s", err.msg);
         return -1;
@@ -353,8 +392,8 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
                  "than the kernel");
     runner_result_free(&res);
     double score = student_ms > 0 ? r->performance * frac * pass_share : 0;
-    return grade_item("performance", score, r->performance, frac >= 1 && passed == c->nds, "visible",
-                detail);
+    return grade_item("performance", score, r->performance, frac >= 1 && passed == c->nds,
+                      grade_performance_visibility(c), detail);
 }
 
 static void finish(const grade_context *c, const submission *s, cJSON *e, cJSON *items,
@@ -491,28 +530,35 @@ void grade_one(const grade_context *c, const submission *s, int slot)
     long extra = c->nds ? cents % c->nds : 0;
     int passed = 0;
     char unsafe[800] = "";
+    /* Where each dataset's P goes: the grader's own folder, removed after the last. */
+    char work[] = "/tmp/tilelab-grade-map-XXXXXX", saved[sizeof work + 16];
+    bool have_work = replayable && mkdtemp(work) != NULL;
+    snprintf(saved, sizeof saved, "%s/P.raw", work);
     for (int i = 0; i < c->nds; i++) {
         const grade_dataset *d = &c->ds[i];
         runner_result res;
         memset(&res, 0, sizeof res);
         res.verdict = captured.verdict;
         snprintf(res.detail, sizeof res.detail, "not run: %.700s", captured.detail);
-        if (replayable && replay_dataset(&cfg, &p, &cap, o->lab, d, &res) != 0)
+        if (replayable &&
+            replay_dataset(&cfg, &p, &cap, o->lab, d, have_work ? saved : NULL, &res) != 0)
             res.verdict = TL_VERDICT_ERROR;
         bool pass = res.verdict == TL_VERDICT_PASS;
         double per = (double)(base + (i < extra)) / 100;
         passed += pass;
         if (res.verdict == TL_VERDICT_UNSAFE && !unsafe[0])
             snprintf(unsafe, sizeof unsafe, "%.700s on dataset %.64s", res.detail, d->name);
-        cJSON_AddItemToArray(dsets, grade_dataset_json(d, res.verdict, res.detail, res.kernel_output));
-        char name[128], out_text[900];
-        snprintf(name, sizeof name, "%sdataset %s (%dx%dx%d)", d->hidden ? "hidden " : "",
-                 d->name, d->size.m, d->size.k, d->size.n);
-        snprintf(out_text, sizeof out_text, "%s: %.800s", tl_verdict_name(res.verdict), res.detail);
-        cJSON_AddItemToArray(items, grade_item(name, pass ? per : 0, per, pass,
-                                         d->hidden ? r->hidden_visibility : "visible", out_text));
+        explanation x;
+        explain_result(&x, &res, NULL);
+        runner_dataset rd = dataset_of(d);
+        if (replayable)
+            explain_add_map(&x, &rd, have_work ? saved : NULL, &cap.log, &res);
+        grade_dataset_record(c, d, &res, &x, per, dsets, items);
+        explain_free(&x);
         runner_result_free(&res);
     }
+    if (have_work)
+        files_remove_tree(work);
     grade_add_performance(c, items, performance(c, &cfg, &p, &cap, replayable, captured.verdict,
                                                 unsafe[0] ? unsafe : NULL,
                                                 forbidden[0] ? forbidden : NULL, passed, e), e);

@@ -109,7 +109,7 @@ static cJSON *program_performance(const grade_context *c, const runner_config *c
     runner_result_free(&res);
     double score = student_ms > 0 ? r->performance * frac * share : 0;
     return grade_item("performance", score, r->performance, frac >= 1 && passed == c->nds,
-                      "visible", detail);
+                      grade_performance_visibility(c), detail);
 }
 
 void grade_program_datasets(const grade_context *c, const runner_config *cfg,
@@ -142,20 +142,13 @@ void grade_program_datasets(const grade_context *c, const runner_config *cfg,
             res.verdict = TL_VERDICT_ERROR;
             snprintf(res.detail, sizeof res.detail, "%s", err.msg);
         }
-        bool pass = res.verdict == TL_VERDICT_PASS;
         double per = (double)(base + (i < extra)) / 100;
-        passed += pass;
-        cJSON_AddItemToArray(dsets, grade_dataset_json(d, res.verdict, res.detail,
-                                                       res.kernel_output));
-        char name[160], out_text[900], shape[48];
-        grade_dataset_shape(d, shape, sizeof shape);
-        snprintf(name, sizeof name, "%sdataset %s (%s)", d->hidden ? "hidden " : "", d->name,
-                 shape);
-        snprintf(out_text, sizeof out_text, "%s: %.800s", tl_verdict_name(res.verdict),
-                 res.detail);
-        cJSON_AddItemToArray(items, grade_item(name, pass ? per : 0, per, pass,
-                                               d->hidden ? r->hidden_visibility : "visible",
-                                               out_text));
+        passed += res.verdict == TL_VERDICT_PASS;
+        /* No map: a program's answer is not always a matrix product's P. */
+        explanation x;
+        explain_result(&x, &res, NULL);
+        grade_dataset_record(c, d, &res, &x, per, dsets, items);
+        explain_free(&x);
         runner_result_free(&res);
     }
     grade_add_performance(c, items, program_performance(c, &pc, p, &lab, ok, passed, e), e);

@@ -3,6 +3,7 @@
 #ifndef TILELAB_GRADER_CONTEXT_H
 #define TILELAB_GRADER_CONTEXT_H
 
+#include "explain.h"
 #include "grader.h"
 #include "roster.h"
 
@@ -10,8 +11,9 @@
 /* The most PTX plain_cuda's check reads: a fully unrolled register-tiled kernel is a few
  * hundred KB; more is refused, and the check fails. */
 #define GRADER_MAX_PTX_BYTES (64u << 20)
-/* The scoring rules' version, part of every journal key: bump it when how points are given
- * changes, so a resumed grading regrades the entries the old rules scored. */
+/* The scoring rules' version, part of every journal key: bump it when how points are given or
+ * shown changes, so a resumed grading regrades the entries the old rules scored (3: each
+ * dataset's explanation, the performance item's visibility with hidden datasets). */
 #define GRADE_RULES_VERSION 3
 
 typedef struct grade_dataset {
@@ -86,6 +88,15 @@ void grade_add_performance(const grade_context *c, cJSON *items, cJSON *item, cJ
 cJSON *grade_dataset_json(const grade_dataset *d, tl_verdict v, const char *detail,
                           const char *output);
 void grade_dataset_shape(const grade_dataset *d, char *out, size_t size);
+/* The performance item's visibility: the hidden datasets' when any is graded (its points are
+ * scaled by every dataset that passed, and a kernel unsafe on any is not timed, so it would
+ * tell their results), else "visible". */
+const char *grade_performance_visibility(const grade_context *c);
+/* A dataset graded: its journal entry with its explanation ("explain": explain_json) and its
+ * score item, worth `per`, whose output is what explain_student_text shows of it (of a hidden
+ * dataset, the verdict and detail only). */
+void grade_dataset_record(const grade_context *c, const grade_dataset *d, const runner_result *res,
+                          const explanation *x, double per, cJSON *dsets, cJSON *items);
 
 /* Whole libwb programs (grade_program.c): whether a submission is graded as one (a described
  * lab, --libwb, or a file that defines main), the description it is graded by, and its

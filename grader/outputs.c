@@ -8,8 +8,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Bytes of the compiler's messages a student is shown (feedback, results.json) */
-#define MESSAGES_SHOWN_MAX 8000
 
 /* ---- gradebook.csv ------------------------------------------------------------------------- */
 /* A cell: one inert line, a formula start neutralised (tl_text_csv_cell), then RFC 4180
@@ -210,7 +208,7 @@ static void add_leader(cJSON *board, const char *name, double value, const char 
  * runs out. */
 static char *with_messages(const char *output, const char *msgs)
 {
-    size_t len = strlen(msgs), shown = len < MESSAGES_SHOWN_MAX ? len : MESSAGES_SHOWN_MAX;
+    size_t len = strlen(msgs), shown = len < OUT_MESSAGES_SHOWN_MAX ? len : OUT_MESSAGES_SHOWN_MAX;
     size_t size = strlen(output) + shown + 64;
     char *out = malloc(size);
     if (!out)
@@ -229,39 +227,45 @@ int grader_write_results_json(const char *path, const cJSON *entry, tl_error *er
     const cJSON *ok = entry_field(entry_field(entry, "build"), "ok"), *it;
     const char *msgs = entry_str(entry_field(entry, "build"), "messages");
     cJSON *root = cJSON_CreateObject();
-    add_num(root, "score", score, "total");
-    add_num(root, "execution_time", entry, "execution_time");
+    /* Before the due date nothing here may tell a hidden test's result. With hidden tests there
+     * is no total here (Gradescope adds up the tests' scores and shows a student what their
+     * visibility allows), no time the grading took (a hidden dataset that timed out took
+     * longer), and the summary counts the visible tests only. */
+    int hidden = 0;
+    double hidden_max = 0, vis_total = 0, vis_max = 0, v;
+    cJSON_ArrayForEach(it, entry_field(score, "items")) {
+        const char *vis = entry_str(it, "visibility");
+        double *to_score = vis && !entry_visible(vis) ? NULL : &vis_total;
+        double *to_max = to_score ? &vis_max : &hidden_max;
+        hidden += !to_score;
+        if (to_score)
+            *to_score += entry_num(it, "score", &v) ? v : 0;
+        *to_max += entry_num(it, "max_score", &v) ? v : 0;
+    }
+    if (!hidden) {
+        add_num(root, "score", score, "total");
+        add_num(root, "execution_time", entry, "execution_time");
+    }
     /* Gradescope shows the summary before the due date: it counts visible datasets only. */
     dataset_stats st = entry_stats(entry, true);
     char out[512], a[40], b[40];
-    double t = 0, mx = 0, ratio = entry_ratio(entry), ms;
+    double t = 0, mx = 0, ratio = entry_performance_shown(entry) ? entry_ratio(entry) : 0, ms;
     entry_num(score, "total", &t);
     entry_num(score, "max", &mx);
-    int len = snprintf(out, sizeof out, "%s / %s points. Build %s. %d of %d visible datasets "
-                       "passed.", out_fmt_num(a, t), out_fmt_num(b, mx),
+    int len = snprintf(out, sizeof out, "%s / %s points%s. Build %s. %d of %d visible datasets "
+                       "passed.", out_fmt_num(a, hidden ? vis_total : t),
+                       out_fmt_num(b, hidden ? vis_max : mx), hidden ? " on the visible tests" : "",
                        cJSON_IsBool(ok) ? (cJSON_IsTrue(ok) ? "ok" : "failed") : "unknown",
                        st.passed, st.total);
     if (ratio > 0 && len > 0 && (size_t)len < sizeof out)
         len += snprintf(out + len, sizeof out - (size_t)len, " Speed %.2fx the reference's%s.",
                         ratio, entry_predicted(entry)
                                    ? " (predicted for an H100 on the CPU backend)" : "");
-    /* Gradescope shows the total at once, whatever the tests' visibility: say how much of it
-     * comes from tests the student cannot see yet, so a visible total is never a puzzle. */
-    int hidden = 0;
-    double hidden_score = 0, hidden_max = 0, v;
-    cJSON_ArrayForEach(it, entry_field(score, "items")) {
-        const char *vis = entry_str(it, "visibility");
-        if (!vis || strcmp(vis, "visible") == 0)
-            continue;
-        hidden++;
-        hidden_score += entry_num(it, "score", &v) ? v : 0;
-        hidden_max += entry_num(it, "max_score", &v) ? v : 0;
-    }
     if (len > 0 && (size_t)len < sizeof out)
         snprintf(out + len, sizeof out - (size_t)len, hidden
-                 ? " The total includes %d hidden test(s): %s of %s points not shown to you here."
-                 : " The total includes no hidden tests.", hidden, out_fmt_num(a, hidden_score),
-                 out_fmt_num(b, hidden_max));
+                 ? " %d more test(s), worth %s points, are hidden until their results are "
+                   "released; the total counts them."
+                 : " The total includes no hidden tests.", hidden, out_fmt_num(a, hidden_max));
     if (entry_absent(entry))
         snprintf(out, sizeof out, "No submission of yours was graded: 0 / %s points.",
                  out_fmt_num(b, mx));
@@ -295,7 +299,7 @@ int grader_write_results_json(const char *path, const cJSON *entry, tl_error *er
     cJSON *board = cJSON_AddArrayToObject(root, "leaderboard");
     if (st.gflops > 0)
         add_leader(board, "GFLOP/s", st.gflops, "desc");
-    if (entry_positive(perf, "student_ms", &ms))
+    if (entry_performance_shown(entry) && entry_positive(perf, "student_ms", &ms))
         add_leader(board, "kernel ms", ms, "asc");
     char *json = cJSON_Print(root);
     cJSON_Delete(root);
@@ -330,6 +334,16 @@ static void put_indented(FILE *f, const char *text, const char *indent, size_t c
         fprintf(f, "%s[... %zu more bytes not shown]\n", indent, len - cap);
 }
 
+/* An item's output in the list of items: its first line, the verdict and detail (the dataset's
+ * causes and map follow under Datasets), cut at `cap` bytes but never inside a character. */
+static void put_first_line(FILE *f, const char *text, const char *sep, size_t cap)
+{
+    size_t n = strcspn(text, "\r\n"), shown = n < cap ? n : cap;
+    while (shown > 0 && shown < n && ((unsigned char)text[shown] & 0xC0) == 0x80)
+        shown--;
+    fprintf(f, "%s%.*s%s", sep, (int)shown, text, shown < n ? " [...]" : "");
+}
+
 /* A one-line field (an id, a file name, a check's name or detail): a line break in it could
  * forge the lines after it, so it is escaped along with what tl_text_line escapes. */
 static void put_line(FILE *f, const char *s)
@@ -362,9 +376,8 @@ static void feedback_items(FILE *f, const cJSON *e)
         fprintf(f, ": %s / %s, %s", has_v ? out_fmt_num(a, v) : "?",
                 has_m ? out_fmt_num(b, mx) : "?", entry_item_passed(it) ? "passed" : "failed");
         if (out && *out)
-            put_indented(f, out, " - ", 600);
-        else
-            fputc('\n', f);
+            put_first_line(f, out, " - ", 600);
+        fputc('\n', f);
     }
     /* With hidden items, the total would give their result away by subtraction. */
     if (hidden)
@@ -380,6 +393,7 @@ static void feedback_datasets(FILE *f, const cJSON *e)
 {
     const cJSON *d;
     double v;
+    char first_unsafe[768] = "", first_name[64] = "";
     fputs("\nDatasets:\n", f);
     cJSON_ArrayForEach(d, entry_field(e, "datasets")) {
         if (!entry_dataset_shown(e, d)) {
@@ -398,8 +412,27 @@ static void feedback_datasets(FILE *f, const cJSON *e)
         fputc('\n', f);
         if (entry_dataset_passed(d))
             continue;
-        if (detail && *detail)
-            put_indented(f, detail, "      ", 1500);
+        explanation x;
+        entry_explanation(d, &x);
+        /* The same finding again (a missing barrier fails every dataset): said once, as run
+         * says it. */
+        bool again = x.verdict == TL_VERDICT_UNSAFE && first_unsafe[0] &&
+                     explain_same_finding(x.detail, first_unsafe);
+        if (cJSON_IsTrue(entry_field(d, "hidden"))) {
+            put_indented(f, detail ? detail : "", "      ", 1500); /* never a hidden one's causes */
+        } else if (again) {
+            explain_print_detail(f, &x, "      ");
+            fputs("      the same finding as dataset ", f);
+            put_line(f, first_name);
+            fputs(": its map and causes are above\n", f);
+        } else {
+            explain_print(f, &x, false, "      ");
+            if (x.verdict == TL_VERDICT_UNSAFE && !first_unsafe[0]) {
+                snprintf(first_unsafe, sizeof first_unsafe, "%s", x.detail);
+                snprintf(first_name, sizeof first_name, "%s", name ? name : "?");
+            }
+        }
+        explain_free(&x);
         if (stderr_text && *stderr_text) {
             fputs("      stderr:\n", f);
             put_indented(f, stderr_text, "        ", 1500);
@@ -411,6 +444,11 @@ static void feedback_performance(FILE *f, const cJSON *e)
 {
     const cJSON *p = entry_field(e, "performance");
     double ratio = entry_ratio(e), ms, ref;
+    if (!entry_performance_shown(e)) {
+        fputs("\nPerformance: hidden until results are released (its points depend on the "
+              "hidden datasets)\n", f);
+        return;
+    }
     const char *ds = entry_str(p, "dataset");
     fprintf(f, "\nPerformance%s%s%s: ", ds && *ds ? " (dataset " : "", ds && *ds ? ds : "",
             ds && *ds ? ")" : "");
@@ -469,7 +507,7 @@ int grader_write_feedback(const char *path, const cJSON *entry, tl_error *err)
     if (cJSON_IsFalse(ok)) {
         fputs("\nBuild: FAILED\n", m.f);
         put_indented(m.f, msgs && *msgs ? msgs : "(no compiler messages)", "  ",
-                     MESSAGES_SHOWN_MAX);
+                     OUT_MESSAGES_SHOWN_MAX);
     } else if (cJSON_IsTrue(ok)) {
         fputs("\nBuild: ok", m.f);
         if (entry_num(entry_field(entry, "build"), "seconds", &secs))
@@ -518,6 +556,8 @@ int grader_write_all(const char *out_dir, cJSON *const *entries, int n, const ch
         rc = make_dir(PATH_OF("%s/results", out_dir), err);
     if (rc == 0)
         rc = make_dir(PATH_OF("%s/feedback", out_dir), err);
+    if (rc == 0)
+        rc = make_dir(PATH_OF("%s/pages", out_dir), err);
     for (int i = 0; rc == 0 && i < n; i++) {
         grader_file_name(entry_student(entries[i]), name, sizeof name);
         rc = make_dir(PATH_OF("%s/results/%s", out_dir, name), err);
@@ -527,6 +567,9 @@ int grader_write_all(const char *out_dir, cJSON *const *entries, int n, const ch
         if (rc == 0)
             rc = grader_write_feedback(PATH_OF("%s/feedback/%s.txt", out_dir, name), entries[i],
                                        err);
+        if (rc == 0)
+            rc = grader_write_student_page(PATH_OF("%s/pages/%s.html", out_dir, name),
+                                           entries[i], err);
     }
     if (rc == 0)
         rc = grader_write_report_html(PATH_OF("%s/report.html", out_dir), entries, n, lab, err);

@@ -59,6 +59,14 @@ int grader_write_results_json(const char *path, const cJSON *entry, tl_error *er
  * score item ("hidden dataset NAME (SIZE)") is "visible". */
 int grader_write_feedback(const char *path, const cJSON *entry, tl_error *err);
 
+/* One student's page (outputs_student.c), self-contained like run --report's: the score items
+ * and the static checks under the feedback's hidden rules, the build's messages when it failed,
+ * each dataset as run --report shows it (explain_html_dataset: verdict, detail, worst element,
+ * hint, the causes with their lines, the map of wrong tiles) except that a hidden one shows
+ * nothing of its result, or its verdict and detail only when its item is visible, and the
+ * performance when its item is visible. Every string from the entry escaped. */
+int grader_write_student_page(const char *path, const cJSON *entry, tl_error *err);
+
 /* The instructor's class report: one self-contained HTML page (inline CSS and SVG, no script,
  * nothing fetched): class summary (count, mean, median, min, max total), score distribution in
  * bins of 10% of the maximum, a "Leaderboard" section when an entry holds a "leaderboard" object
@@ -105,8 +113,8 @@ void grader_file_name(const char *student, char *out, size_t size);
 int grader_check_ids(cJSON *const *entries, int n, tl_error *err);
 
 /* Writes everything under out_dir (created if missing; its parent must exist): gradebook.csv,
- * results/<name>/results.json, feedback/<name>.txt and report.html, <name> from
- * grader_file_name. Refuses ids that would share a name. Stops at the first failure. */
+ * results/<name>/results.json, feedback/<name>.txt, pages/<name>.html and report.html (which
+ * links each student's page), <name> from grader_file_name. Refuses ids that would share a name. Stops at the first failure. */
 int grader_write_all(const char *out_dir, cJSON *const *entries, int n, const char *lab,
                      const grader_roster *roster, tl_error *err);
 

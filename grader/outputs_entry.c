@@ -115,6 +115,26 @@ cJSON *grader_absent_entry(const char *student, const char *lab, double max)
     return e;
 }
 
+bool entry_performance_shown(const cJSON *e)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, entry_field(entry_field(e, "score"), "items")) {
+        const char *name = entry_str(it, "name"), *vis = entry_str(it, "visibility");
+        if (name && strcmp(name, "performance") == 0)
+            return !vis || entry_visible(vis);
+    }
+    return true;
+}
+
+void entry_explanation(const cJSON *d, explanation *x)
+{
+    tl_verdict v = TL_VERDICT_ERROR;
+    const char *name = entry_str(d, "verdict");
+    if (!name || !tl_verdict_parse(name, &v))
+        v = TL_VERDICT_ERROR;
+    explain_from_json(x, v, entry_str(d, "detail"), entry_field(d, "explain"));
+}
+
 dataset_stats entry_stats(const cJSON *e, bool shown_only)
 {
     dataset_stats s = {0, 0, 0};

@@ -4,6 +4,7 @@
 #ifndef TILELAB_GRADER_OUTPUTS_ENTRY_H
 #define TILELAB_GRADER_OUTPUTS_ENTRY_H
 
+#include "explain.h"
 #include "outputs.h"
 
 #include <stdbool.h>
@@ -22,6 +23,12 @@ bool entry_predicted(const cJSON *e);
 bool entry_dataset_shown(const cJSON *e, const cJSON *d);
 /* A roster's student without a submission (grader_absent_entry). */
 bool entry_absent(const cJSON *e);
+/* Whether the student sees the performance now: its item's visibility is "visible" (the grader
+ * gives it the hidden datasets' when there are any, since its points depend on them), or there
+ * is no such item. Its ratio, times and leaderboard values are shown only then. */
+bool entry_performance_shown(const cJSON *e);
+/* A dataset's explanation (its verdict, detail and "explain" object); explain_free it. */
+void entry_explanation(const cJSON *d, explanation *x);
 
 typedef struct dataset_stats {
     int passed, total;
@@ -37,6 +44,9 @@ bool entry_board(const cJSON *e, int *rank, int *position);
 bool board_any(cJSON *const *entries, int n);
 /* The report's "Leaderboard" section: ranked entries in order, then the unranked and why. */
 void report_leaderboard(FILE *f, cJSON *const *entries, int n);
+
+/* Bytes of the compiler's messages a student is shown (feedback, results.json, their page) */
+#define OUT_MESSAGES_SHOWN_MAX 8000
 
 /* ---- writing ------------------------------------------------------------------------------- */
 const char *out_fmt_num(char out[40], double v);

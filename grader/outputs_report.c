@@ -195,11 +195,13 @@ static void report_grid(FILE *f, cJSON *const *entries, const keyed *order, int 
         const cJSON *e = entries[order[r].index];
         char file[256];
         grader_file_name(entry_student(e), file, sizeof file);
-        fputs("<tr><td><a href=\"feedback/", f);
+        fputs("<tr><td><a href=\"pages/", f);
         tl_html_write(f, file);
-        fputs(".txt\">", f);
+        fputs(".html\">", f);
         tl_html_write(f, entry_student(e));
-        fputs("</a></td>", f);
+        fputs("</a> (<a href=\"feedback/", f);
+        tl_html_write(f, file);
+        fputs(".txt\">text</a>)</td>", f);
         for (int c = 0; c < ncols; c++)
             grid_cell(f, dataset_named(e, entry_str(cols[c], "name"),
                                        cJSON_IsTrue(entry_field(cols[c], "hidden"))));

@@ -72,11 +72,49 @@ example_class)
   grep -E -q '/out/keep|cudafe1|/usr/bin/ld' "$work/out/journal/judy.json" && fail "judy: server paths in the messages"
   for s in alice judy; do
     r="$work/out/results/$s/results.json"
-    for field in '"score"' '"execution_time"' '"output"' '"visibility"' '"tests"' '"leaderboard"' \
+    for field in '"score"' '"output"' '"visibility"' '"tests"' '"leaderboard"' \
                  '"max_score"' '"status"' '"name"'; do
       grep -q "$field" "$r" || fail "$r lacks $field"
     done
   done
+  # What run shows a student: carol's race with its lines, dave's worst element and map, in
+  # the feedback and in results.json; hidden datasets never get theirs.
+  for f in "$work/out/feedback/carol.txt" "$work/out/results/carol/results.json"; do
+    grep -q 'cause: shared-memory race at template.cu:[0-9]* and line [0-9]*: .* is missing' "$f" \
+      || fail "carol: no cause line in $f"
+  done
+  for f in "$work/out/feedback/dave.txt" "$work/out/results/dave/results.json"; do
+    grep -q 'worst at (row [0-9]*, col [0-9]*): got .*, expected ' "$f" || fail "dave: no worst element in $f"
+    grep -q 'where P is wrong: ' "$f" || fail "dave: no map in $f"
+  done
+  grep -q 'cause:' "$work/out/feedback/erin.txt" && fail "erin: a hidden dataset's cause in her feedback"
+  # Each student's page, linked from the report.
+  for s in alice carol dave erin judy; do
+    grep -q "<a href=\"pages/$s.html\">$s</a>" "$work/out/report.html" || fail "report: no link to $s's page"
+    [ -s "$work/out/pages/$s.html" ] || fail "no page for $s"
+  done
+  grep -q '<li>cause: shared-memory race at template.cu:' "$work/out/pages/carol.html" || fail "carol's page: no cause"
+  grep -q 'out-of-bounds' "$work/out/pages/erin.html" && fail "erin's page: a hidden dataset's finding"
+  # Forged reading of a hidden result: erin fails both hidden datasets, alice passes them, both
+  # pass every visible one. Before the due date (tests not visible left out) their results.json
+  # must be the same, and neither may hold the total.
+  if command -v python3 >/dev/null; then
+    python3 - "$work/out/results" <<'PY' || fail "results.json tells a hidden result"
+import json, sys
+def seen(s):
+    d = json.load(open(f"{sys.argv[1]}/{s}/results.json"))
+    assert "score" not in d and "execution_time" not in d, s
+    d["tests"] = [t for t in d["tests"] if t["visibility"] == "visible"]
+    return json.dumps(d, sort_keys=True)
+a, e = seen("alice"), seen("erin")
+if a != e:
+    print(a, e, sep="\n---\n")
+    sys.exit(1)
+PY
+  fi
+  diff <(grep -v '^tilelab feedback for\|^Graded' "$work/out/feedback/alice.txt") \
+       <(grep -v '^tilelab feedback for\|^Graded' "$work/out/feedback/erin.txt") >/dev/null \
+    || fail "the feedback tells a hidden result (alice's and erin's differ)"
   grep -q '"visibility":[[:space:]]*"after_due_date"' "$work/out/results/alice/results.json" \
     || fail "hidden tests keep the rubric's visibility"
   [ -s "$work/out/report.html" ] && [ -s "$work/out/feedback/alice.txt" ] || fail "report/feedback"

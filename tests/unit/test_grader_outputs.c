@@ -318,6 +318,9 @@ static cJSON *write_and_parse(const cJSON *e)
 Test(results_json, has_exactly_the_gradescope_fields_and_values)
 {
     cJSON *e = entry("alice", 87.5);
+    /* All visible: the total and the time are there (with hidden tests they are not: below). */
+    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(score_items(e), 3), "visibility",
+                              cJSON_CreateString("visible"));
     cJSON *doc = write_and_parse(e);
     char keys[512];
     keys_of(doc, keys, sizeof keys);
@@ -400,12 +403,17 @@ Test(results_json, hidden_items_keep_their_visibility)
     cJSON_Delete(e);
 }
 
-Test(results_json, summary_says_how_much_of_the_total_is_hidden)
+Test(results_json, summary_says_how_much_is_hidden_but_not_how_it_went)
 {
     cJSON *e = entry("alice", 87.5);
     cJSON *doc = write_and_parse(e);
     const char *out = cJSON_GetObjectItem(doc, "output")->valuestring;
-    cr_assert_not_null(strstr(out, "includes 1 hidden test(s): 0 of 12 points"), "%s", out);
+    cr_assert_not_null(strstr(out, "22 / 34 points on the visible tests."), "%s", out);
+    cr_assert_not_null(strstr(out, "1 more test(s), worth 12 points, are hidden"), "%s", out);
+    cr_assert_null(strstr(out, "87.5"), "the total gives the hidden test away: %s", out);
+    /* Neither the total nor the time the grading took (a hidden timeout takes longer). */
+    cr_assert_null(cJSON_GetObjectItem(doc, "score"));
+    cr_assert_null(cJSON_GetObjectItem(doc, "execution_time"));
     cJSON_Delete(doc);
     /* Made visible, the same item is no longer counted as hidden. */
     cJSON *last = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "score"), "items"), 3);
@@ -420,6 +428,7 @@ Test(results_json, summary_says_how_much_of_the_total_is_hidden)
 Test(results_json, leaderboard_uses_passing_visible_datasets_and_omits_unknowns)
 {
     cJSON *e = entry("alice", 87.5);
+    cJSON_AddItemToArray(score_items(e), simple_item("performance", 5));
     cJSON *doc = write_and_parse(e);
     const cJSON *board = cJSON_GetObjectItem(doc, "leaderboard");
     const cJSON *g = cJSON_GetArrayItem(board, 0), *ms = cJSON_GetArrayItem(board, 1);
@@ -513,6 +522,162 @@ Test(feedback, marks_predicted_timings)
     cJSON_Delete(e);
 }
 
+/* ---- what run shows, in the feedback, results.json and the student's page ------------------- */
+TestSuite(explained, .init = scratch_init, .fini = scratch_fini);
+
+/* The explanation grade_one keeps for a dataset the checks found racing: a cause with its
+ * lines. */
+static void add_race(cJSON *d, const char *file, const char *why)
+{
+    char json[1024];
+    snprintf(json, sizeof json, "{\"causes\": [{\"kind\": \"shared-memory race\", \"file\": \"%s\","
+             " \"line\": 24, \"line2\": 27, \"detail\": \"%s\"}], \"findings\": 1}", file, why);
+    cJSON *o = cJSON_Parse(json);
+    cr_assert_not_null(o, "%s", json);
+    cJSON_AddItemToObject(d, "explain", o);
+    cJSON_ReplaceItemInObject(d, "verdict", cJSON_CreateString("unsafe"));
+}
+
+static cJSON *dataset_at(cJSON *e, int i)
+{
+    return cJSON_GetArrayItem(cJSON_GetObjectItem(e, "datasets"), i);
+}
+
+Test(explained, the_feedback_names_the_cause_of_a_visible_dataset_never_a_hidden_ones)
+{
+    cJSON *e = entry("alice", 87.5);
+    add_race(dataset_at(e, 2), "t.cu", "a barrier after line 24 is missing");
+    add_race(dataset_at(e, 3), "t.cu", "SECRET-CAUSE");
+    char *text = feedback_of(e);
+    cr_assert_not_null(strstr(text, "      cause: shared-memory race at t.cu:24 and line 27: a "
+                                    "barrier after line 24 is missing\n"), "%s", text);
+    cr_assert_null(strstr(text, "SECRET"), "%s", text);
+    free(text);
+    /* A hidden dataset shown after all (hidden_visibility = visible): its verdict and detail,
+     * still never its causes. */
+    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(score_items(e), 3), "visibility",
+                              cJSON_CreateString("visible"));
+    text = feedback_of(e);
+    cr_assert_not_null(strstr(text, "SECRET-DETAIL"), "%s", text);
+    cr_assert_null(strstr(text, "SECRET-CAUSE"), "%s", text);
+    free(text);
+    cJSON_Delete(e);
+}
+
+static char *page_of(const cJSON *e)
+{
+    tl_error err = {{0}};
+    cr_assert_eq(grader_write_student_page(scratch("p.html"), e, &err), 0, "%s", err.msg);
+    return slurp(scratch("p.html"));
+}
+
+Test(explained, the_page_shows_what_run_report_shows_escaped_and_hides_hidden_datasets)
+{
+    cJSON *e = entry("<script>x</script>", 87.5);
+    add_race(dataset_at(e, 2), "<i>t.cu", "a barrier after line 24 is missing & more");
+    add_race(dataset_at(e, 3), "t.cu", "SECRET-CAUSE");
+    cJSON_ReplaceItemInObject(e, "source", cJSON_CreateString("a\"b'<c>.cu"));
+    char *page = page_of(e);
+    cr_assert_null(strstr(page, "<script"), "%s", page);
+    cr_assert_null(strstr(page, "<i>"), "%s", page);
+    cr_assert_not_null(strstr(page, "&lt;script&gt;x&lt;/script&gt;"), "%s", page);
+    cr_assert_not_null(strstr(page, "a&quot;b&#39;&lt;c&gt;.cu"), "%s", page);
+    cr_assert_not_null(strstr(page, "<li>cause: shared-memory race at &lt;i&gt;t.cu:24 "
+                                    "and line 27: a barrier after line 24 is missing &amp; more"
+                                    "</li>"), "%s", page);
+    cr_assert_null(strstr(page, "SECRET"), "%s", page);
+    cr_assert_null(strstr(page, "999x777x555"), "%s", page);
+    cr_assert_not_null(strstr(page, "hidden until results are released"), "%s", page);
+    cr_assert_null(strstr(page, "src="), "nothing fetched: %s", page);
+    cr_assert_null(strstr(page, "Build: failed"), "%s", page);
+    free(page);
+    /* A file that does not build: its messages, which quote its code, escaped. */
+    cJSON *build = cJSON_GetObjectItem(e, "build");
+    cJSON_ReplaceItemInObject(build, "ok", cJSON_CreateFalse());
+    cJSON_ReplaceItemInObject(build, "messages", cJSON_CreateString(
+        "t.cu(3): error: expected a \";\"\n    3 | if (a<b && c>d) </pre><script>\n"));
+    page = page_of(e);
+    cr_assert_not_null(strstr(page, "<h2>Build: failed</h2>\n<pre>t.cu(3): error: expected a "
+                                    "&quot;;&quot;\n    3 | if (a&lt;b &amp;&amp; c&gt;d) "
+                                    "&lt;/pre&gt;&lt;script&gt;\n</pre>"), "%s", page);
+    free(page);
+    cJSON_Delete(e);
+}
+
+/* How a student would read a hidden dataset's result before the due date: two submissions the
+ * same on every visible dataset, one failing the hidden dataset (its kernel unsafe there, so
+ * not timed and without performance points), the other passing it. Everything a student can
+ * see before the due date (results.json's visible tests, summary and leaderboard, the
+ * feedback, the page) must be the same for both. */
+static cJSON *graded(bool hidden_passes)
+{
+    cJSON *e = entry("alice", 0);
+    cJSON *items = score_items(e);
+    cJSON *hidden_item = cJSON_GetArrayItem(items, 3);
+    cJSON_ReplaceItemInObject(hidden_item, "score", cJSON_CreateNumber(hidden_passes ? 12 : 0));
+    cJSON_ReplaceItemInObject(hidden_item, "status",
+                              cJSON_CreateString(hidden_passes ? "passed" : "failed"));
+    cJSON_ReplaceItemInObject(hidden_item, "output", cJSON_CreateString(
+        hidden_passes ? "pass: all within the bound" : "unsafe: SECRET-DETAIL"));
+    cJSON *perf = simple_item("performance", hidden_passes ? 9.5 : 0);
+    cJSON_ReplaceItemInObject(perf, "visibility", cJSON_CreateString("after_due_date"));
+    cJSON_ReplaceItemInObject(perf, "output", cJSON_CreateString(
+        hidden_passes ? "0.85x the reference's speed" : "not timed: SECRET unsafe"));
+    cJSON_AddItemToArray(items, perf);
+    cJSON *score = cJSON_GetObjectItem(e, "score");
+    cJSON_ReplaceItemInObject(score, "total", cJSON_CreateNumber(hidden_passes ? 43.5 : 22));
+    cJSON_ReplaceItemInObject(e, "execution_time", cJSON_CreateNumber(hidden_passes ? 3 : 60));
+    cJSON *d = dataset_at(e, 3);
+    if (hidden_passes) {
+        cJSON_ReplaceItemInObject(d, "verdict", cJSON_CreateString("pass"));
+        cJSON_ReplaceItemInObject(d, "detail", cJSON_CreateString("all within the bound"));
+    } else {
+        add_race(d, "t.cu", "SECRET-CAUSE");
+        cJSON_ReplaceItemInObject(cJSON_GetObjectItem(e, "performance"), "student_ms",
+                                  cJSON_CreateNumber(0));
+        cJSON_ReplaceItemInObject(cJSON_GetObjectItem(e, "performance"), "ratio",
+                                  cJSON_CreateNumber(0));
+    }
+    return e;
+}
+
+/* results.json as a student sees it before the due date: without the tests they cannot see. */
+static char *seen_before_due(const cJSON *e)
+{
+    cJSON *doc = write_and_parse(e);
+    cJSON *tests = cJSON_GetObjectItem(doc, "tests");
+    for (int i = cJSON_GetArraySize(tests) - 1; i >= 0; i--) {
+        const char *vis = cJSON_GetObjectItem(cJSON_GetArrayItem(tests, i), "visibility")->valuestring;
+        if (strcmp(vis, "visible") != 0)
+            cJSON_DeleteItemFromArray(tests, i);
+    }
+    char *text = cJSON_Print(doc);
+    cJSON_Delete(doc);
+    return text;
+}
+
+Test(explained, a_hidden_result_cannot_be_read_before_the_due_date)
+{
+    cJSON *fails = graded(false), *passes = graded(true);
+    char *a = seen_before_due(fails), *b = seen_before_due(passes);
+    cr_assert_str_eq(a, b, "results.json tells the hidden result:\n%s\n---\n%s", a, b);
+    cr_assert_null(strstr(a, "SECRET"), "%s", a);
+    free(a);
+    free(b);
+    a = feedback_of(fails);
+    b = feedback_of(passes);
+    cr_assert_str_eq(a, b, "the feedback tells the hidden result:\n%s\n---\n%s", a, b);
+    free(a);
+    free(b);
+    a = page_of(fails);
+    b = page_of(passes);
+    cr_assert_str_eq(a, b, "the page tells the hidden result");
+    free(a);
+    free(b);
+    cJSON_Delete(fails);
+    cJSON_Delete(passes);
+}
+
 /* ---- report.html ------------------------------------------------------------------------------ */
 TestSuite(report_html, .init = scratch_init, .fini = scratch_fini);
 
@@ -531,10 +696,11 @@ Test(report_html, escapes_names_and_holds_summary_and_charts)
     cr_assert_not_null(strstr(text, "<td class=\"mean\">73.75</td>"), "mean missing");
     cr_assert_not_null(strstr(text, ">reference</text>"));
     /* No external resources: nothing is fetched when the page is opened; the only links are to
-     * the students' feedback files beside it. */
+     * the students' pages and feedback files beside it. */
     cr_assert_null(strstr(text, "src="));
     for (const char *h = strstr(text, "href="); h; h = strstr(h + 1, "href="))
-        cr_assert_eq(strncmp(h, "href=\"feedback/", 15), 0, "link: %.40s", h);
+        cr_assert(strncmp(h, "href=\"feedback/", 15) == 0 || strncmp(h, "href=\"pages/", 12) == 0,
+                  "link: %.40s", h);
     cr_assert_null(strstr(text, "predicted H100 times (CPU backend)"));
     /* Rows are sorted by id in byte order: '<' (0x3c) comes before 'b'. */
     char *first = strstr(text, "<tr class=\"student\"><td>");
@@ -560,7 +726,8 @@ Test(report_html, a_grid_of_verdicts_with_each_student_linked_to_their_feedback)
     char *grid = strstr(text, "<section id=\"verdicts\">");
     cr_assert_not_null(grid, "%s", text);
     cr_assert_not_null(strstr(grid, "<th>hidden 7<br>999x777x555</th>"));
-    cr_assert_not_null(strstr(grid, "<a href=\"feedback/alice.txt\">alice</a>"));
+    cr_assert_not_null(strstr(grid, "<a href=\"pages/alice.html\">alice</a> "
+                                    "(<a href=\"feedback/alice.txt\">text</a>)"), "%s", grid);
     cr_assert_not_null(strstr(grid, "<td class=\"v-pass\" title=\"PASS: all 1024 elements\">pass</td>"));
     cr_assert_not_null(strstr(grid, ">shared-memory race at t.cu:25 and line 29 </td>"), "%s", grid);
     cr_assert_not_null(strstr(text, "<p class=\"grading\">Graded 2026-11-22T03:30:00Z on the gpu "
@@ -598,11 +765,13 @@ Test(write_all, writes_every_file_inside_out_dir_and_leaves_no_temporaries)
     cJSON *a = entry("alice", 87.5), *b = entry("../evil", 10);
     cJSON *entries[] = {a, b};
     tl_error err = {{0}};
-    const char *out = scratch("out");
+    char out[512];
+    snprintf(out, sizeof out, "%s", scratch("out"));
     cr_assert_eq(grader_write_all(out, entries, 2, "02-tiled", NULL, &err), 0, "%s", err.msg);
     const char *want[] = {"out/gradebook.csv", "out/report.html", "out/results/alice/results.json",
                           "out/feedback/alice.txt", "out/results/id-2e2e2f6576696c/results.json",
-                          "out/feedback/id-2e2e2f6576696c.txt"};
+                          "out/feedback/id-2e2e2f6576696c.txt", "out/pages/alice.html",
+                          "out/pages/id-2e2e2f6576696c.html"};
     struct stat st;
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         cr_assert_eq(stat(scratch(want[i]), &st), 0, "missing %s", want[i]);

@@ -1,5 +1,5 @@
-/* The map of where a saved P is wrong, tile by tile, and its terminal drawing. */
-#include "run_map.h"
+/* The map of where a saved P is wrong, tile by tile, and its drawing as text. */
+#include "explain.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -46,29 +46,51 @@ static int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 /* The tile is the launch's block; tiny blocks on a large P are taken several to a tile, so the
  * counts stay small. */
-static void set_tiles(run_map *m, const caplog_launch *launch)
+static void set_tiles(explain_map *m, const caplog_launch *launch)
 {
-    int base_cols = launch ? (int)launch->block[0] : RUN_MAP_DEFAULT_TILE;
-    int base_rows = launch ? (int)launch->block[1] : RUN_MAP_DEFAULT_TILE;
+    int base_cols = launch ? (int)launch->block[0] : EXPLAIN_MAP_DEFAULT_TILE;
+    int base_rows = launch ? (int)launch->block[1] : EXPLAIN_MAP_DEFAULT_TILE;
     m->from_launch = launch != NULL;
     for (m->blocks_per_side = 1;; m->blocks_per_side *= 2) {
         m->tile_cols = base_cols * m->blocks_per_side;
         m->tile_rows = base_rows * m->blocks_per_side;
         m->tiles_across = ceil_div(m->cols, m->tile_cols);
         m->tiles_down = ceil_div(m->rows, m->tile_rows);
-        if ((int64_t)m->tiles_across * m->tiles_down <= RUN_MAP_MAX_TILES)
+        if ((int64_t)m->tiles_across * m->tiles_down <= EXPLAIN_MAP_MAX_TILES)
             return;
     }
 }
 
-static int read_input(const char *dir, const char *name, tl_matrix *out, tl_error *err)
+/* The dataset's inputs and reference: its folder's files, or the inputs made from its seed. */
+static int load_reference(const runner_dataset *d, tl_matrix *A, tl_matrix *B, tl_product_ref *ref,
+                          tl_error *err)
 {
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%.3800s/%s", dir, name);
-    return tl_matrix_read(path, out, err);
+    if (d->generated) {
+        if (tl_matrix_alloc(A, d->size.m, d->size.k, err) != 0 ||
+            tl_matrix_alloc(B, d->size.k, d->size.n, err) != 0)
+            return -1;
+        tl_fill_inputs(d->seed, 0, d->size, A, B);
+        return tl_product_ref_init(ref, A, B, NULL, 0, err);
+    }
+    static const char *const names[] = {"input0.raw", "input1.raw", "output.raw"};
+    tl_matrix *m[3], E = {0, 0, NULL};
+    m[0] = A;
+    m[1] = B;
+    m[2] = &E;
+    for (int i = 0; i < 3; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%.3800s/%s", d->dir, names[i]);
+        if (tl_matrix_read(path, m[i], err) != 0) {
+            tl_matrix_free(&E);
+            return -1;
+        }
+    }
+    int rc = tl_product_ref_init(ref, A, B, &E, 0, err);
+    tl_matrix_free(&E);
+    return rc;
 }
 
-static void count_wrong(run_map *m, const tl_product_ref *ref, const tl_matrix *P)
+static void count_wrong(explain_map *m, const tl_product_ref *ref, const tl_matrix *P)
 {
     int64_t n = (int64_t)P->rows * P->cols;
     for (int64_t i = 0; i < n; i++) {
@@ -81,34 +103,34 @@ static void count_wrong(run_map *m, const tl_product_ref *ref, const tl_matrix *
             m->wrong_tiles++;
         m->wrong_elements++;
         m->nonfinite += !isfinite(P->data[i]);
-        if (m->nfirst < RUN_MAP_FIRST_N)
+        if (m->nfirst < EXPLAIN_MAP_FIRST_N)
             m->first[m->nfirst++] =
                 (tl_mismatch){row, col, P->data[i], ref->expected.data[i], bound};
     }
 }
 
-int run_map_build(run_map *m, const char *dataset_dir, const char *result_path, const caplog *log,
-                  const runner_result *r, tl_error *err)
+int explain_map_build(explain_map *m, const runner_dataset *d, const char *result_path,
+                      const caplog *log, const runner_result *r, tl_error *err)
 {
     memset(m, 0, sizeof *m);
-    tl_matrix A = {0, 0, NULL}, B = {0, 0, NULL}, E = {0, 0, NULL}, P = {0, 0, NULL};
+    tl_matrix A = {0, 0, NULL}, B = {0, 0, NULL}, P = {0, 0, NULL};
     tl_product_ref ref;
     memset(&ref, 0, sizeof ref);
     int rc = -1;
-    if (read_input(dataset_dir, "input0.raw", &A, err) != 0 ||
-        read_input(dataset_dir, "input1.raw", &B, err) != 0 ||
-        read_input(dataset_dir, "output.raw", &E, err) != 0 ||
-        tl_matrix_read_result(result_path, &P, err) != 0 ||
-        tl_product_ref_init(&ref, &A, &B, &E, 0, err) != 0)
+    if (load_reference(d, &A, &B, &ref, err) != 0 ||
+        tl_matrix_read_result(result_path, &P, err) != 0)
         goto done;
-    if (P.rows != E.rows || P.cols != E.cols) {
+    if (P.rows != ref.expected.rows || P.cols != ref.expected.cols) {
         tl_error_set(err, "%s: P is %d x %d, the product is %d x %d", result_path, P.rows, P.cols,
-                     E.rows, E.cols);
+                     ref.expected.rows, ref.expected.cols);
         goto done;
     }
     m->rows = P.rows;
     m->cols = P.cols;
     set_tiles(m, recorded_launch(log, r));
+    m->cell_down = m->cell_across = 1;
+    m->cells_down = m->tiles_down;
+    m->cells_across = m->tiles_across;
     m->bad = calloc((size_t)m->tiles_across * (size_t)m->tiles_down, sizeof *m->bad);
     if (!m->bad) {
         tl_error_set(err, "out of memory for the map of %s", result_path);
@@ -120,14 +142,13 @@ done:
     tl_product_ref_free(&ref);
     tl_matrix_free(&A);
     tl_matrix_free(&B);
-    tl_matrix_free(&E);
     tl_matrix_free(&P);
     if (rc != 0)
-        run_map_free(m);
+        explain_map_free(m);
     return rc;
 }
 
-void run_map_free(run_map *m)
+void explain_map_free(explain_map *m)
 {
     free(m->bad);
     m->bad = NULL;
@@ -135,11 +156,11 @@ void run_map_free(run_map *m)
 
 /* ---- cells --------------------------------------------------------------------------------- */
 
-run_map_grid run_map_fit(const run_map *m, int max_across, int max_down)
+explain_map_grid explain_map_fit(const explain_map *m, int max_across, int max_down)
 {
-    run_map_grid g;
-    g.group_across = ceil_div(m->tiles_across, max_across);
-    g.group_down = ceil_div(m->tiles_down, max_down);
+    explain_map_grid g;
+    g.group_across = m->cell_across * ceil_div(m->cells_across, max_across);
+    g.group_down = m->cell_down * ceil_div(m->cells_down, max_down);
     g.cells_across = ceil_div(m->tiles_across, g.group_across);
     g.cells_down = ceil_div(m->tiles_down, g.group_down);
     return g;
@@ -147,20 +168,22 @@ run_map_grid run_map_fit(const run_map *m, int max_across, int max_down)
 
 static int min_int(int a, int b) { return a < b ? a : b; }
 
-run_map_cell run_map_cell_at(const run_map *m, const run_map_grid *g, int cy, int cx)
+/* The grid's groups are whole cells of the map's: a cell of the grid sums the map's cells in it. */
+explain_map_cell explain_map_cell_at(const explain_map *m, const explain_map_grid *g, int cy,
+                                     int cx)
 {
     int ty0 = cy * g->group_down, ty1 = min_int(ty0 + g->group_down, m->tiles_down);
     int tx0 = cx * g->group_across, tx1 = min_int(tx0 + g->group_across, m->tiles_across);
-    run_map_cell c = {ty0 * m->tile_rows, min_int(ty1 * m->tile_rows, m->rows),
-                      tx0 * m->tile_cols, min_int(tx1 * m->tile_cols, m->cols), 0, 0};
+    explain_map_cell c = {ty0 * m->tile_rows, min_int(ty1 * m->tile_rows, m->rows),
+                          tx0 * m->tile_cols, min_int(tx1 * m->tile_cols, m->cols), 0, 0};
     c.total = (int64_t)(c.row1 - c.row0) * (c.col1 - c.col0);
-    for (int ty = ty0; ty < ty1; ty++)
-        for (int tx = tx0; tx < tx1; tx++)
-            c.bad += m->bad[ty * m->tiles_across + tx];
+    for (int y = ty0 / m->cell_down; y < ceil_div(ty1, m->cell_down); y++)
+        for (int x = tx0 / m->cell_across; x < ceil_div(tx1, m->cell_across); x++)
+            c.bad += m->bad[y * m->cells_across + x];
     return c;
 }
 
-static int shade_of(const run_map_cell *c)
+static int shade_of(const explain_map_cell *c)
 {
     if (c->bad == 0)
         return 0;
@@ -172,7 +195,7 @@ static int shade_of(const run_map_cell *c)
 
 /* ---- words --------------------------------------------------------------------------------- */
 
-void run_map_describe(const run_map *m, const run_map_grid *g, char *out, size_t size)
+void explain_map_describe(const explain_map *m, const explain_map_grid *g, char *out, size_t size)
 {
     int n = snprintf(out, size, "a tile is %d row%s x %d column%s of P", m->tile_rows,
                      m->tile_rows == 1 ? "" : "s", m->tile_cols, m->tile_cols == 1 ? "" : "s");
@@ -191,7 +214,7 @@ void run_map_describe(const run_map *m, const run_map_grid *g, char *out, size_t
                  g->group_down, g->group_across);
 }
 
-void run_map_heading(const run_map *m, char *out, size_t size)
+void explain_map_heading(const explain_map *m, char *out, size_t size)
 {
     long long tiles = (long long)m->tiles_down * m->tiles_across;
     long long elements = (long long)m->rows * m->cols;
@@ -213,7 +236,7 @@ void run_map_heading(const run_map *m, char *out, size_t size)
 
 /* ---- the terminal -------------------------------------------------------------------------- */
 
-bool run_map_colour_wanted(FILE *f)
+bool explain_colour_wanted(FILE *f)
 {
     const char *term = getenv("TERM"), *no_colour = getenv("NO_COLOR");
     return isatty(fileno(f)) && term && term[0] && strcmp(term, "dumb") != 0 &&
@@ -238,12 +261,12 @@ static void put_rule(FILE *f, const char *indent, const char *left, const char *
     fprintf(f, "%s\n", right);
 }
 
-void run_map_print(FILE *f, const run_map *m, bool colour, const char *indent)
+void explain_map_print(FILE *f, const explain_map *m, bool colour, const char *indent)
 {
-    run_map_grid g = run_map_fit(m, RUN_MAP_TERMINAL_ACROSS, RUN_MAP_TERMINAL_DOWN);
+    explain_map_grid g = explain_map_fit(m, EXPLAIN_MAP_TERMINAL_ACROSS, EXPLAIN_MAP_TERMINAL_DOWN);
     int width = g.cells_across <= WIDE_CELLS ? 2 : 1;
     char line[300];
-    run_map_heading(m, line, sizeof line);
+    explain_map_heading(m, line, sizeof line);
     fprintf(f, "%s%s\n", indent, line);
     if (m->nonfinite == (int64_t)m->rows * m->cols)
         return;
@@ -251,7 +274,7 @@ void run_map_print(FILE *f, const run_map *m, bool colour, const char *indent)
     for (int cy = 0; cy < g.cells_down; cy++) {
         fprintf(f, "%s  \u2502", indent);
         for (int cx = 0; cx < g.cells_across; cx++) {
-            run_map_cell c = run_map_cell_at(m, &g, cy, cx);
+            explain_map_cell c = explain_map_cell_at(m, &g, cy, cx);
             put_shade(f, shade_of(&c), width, colour);
         }
         fputs("\u2502\n", f);
@@ -267,6 +290,6 @@ void run_map_print(FILE *f, const run_map *m, bool colour, const char *indent)
         fprintf(f, "' %s", words[s]);
     }
     fputs("; row 0 at the top\n", f);
-    run_map_describe(m, &g, line, sizeof line);
+    explain_map_describe(m, &g, line, sizeof line);
     fprintf(f, "%s  %s\n", indent, line);
 }
