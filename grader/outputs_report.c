@@ -210,12 +210,28 @@ static void report_grid(FILE *f, cJSON *const *entries, const keyed *order, int 
     fputs("</tbody></table></section>\n", f);
 }
 
+/* Whether any entry's speed was graded: a rubric with no performance points (a lab.json lab's)
+ * marks every entry's performance "graded": false, and then the report shows no speed. */
+static bool speed_graded(cJSON *const *entries, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const cJSON *perf = entry_field(entries[i], "performance");
+        if (perf && !cJSON_IsFalse(entry_field(perf, "graded")))
+            return true;
+    }
+    return false;
+}
+
 /* Which grading this was: when, on what, the performance dataset. */
 static void report_header(FILE *f, cJSON *const *entries, int n)
 {
     if (n == 0)
         return;
-    const cJSON *e = entries[0], *perf = entry_field(e, "performance");
+    int k = 0;
+    while (k < n - 1 && entry_absent(entries[k]))   /* a roster's student with no submission */
+        k++;
+    const cJSON *e = entries[k];
+    const cJSON *perf = entry_field(e, "performance");
     const char *first = entry_str(e, "graded_at"), *last = first;
     for (int i = 1; i < n; i++) {
         const char *t = entry_str(entries[i], "graded_at");
@@ -234,6 +250,10 @@ static void report_header(FILE *f, cJSON *const *entries, int n)
     tl_html_write(f, entry_str(e, "backend") ? entry_str(e, "backend") : "?");
     fputs(" backend (", f);
     tl_html_write(f, entry_str(e, "device") ? entry_str(e, "device") : "?");
+    if (!speed_graded(entries, n)) {
+        fputs("); no points for speed in this lab's rubric.</p>\n", f);
+        return;
+    }
     fputs("); performance on a ", f);
     tl_html_write(f, entry_str(perf, "dataset") ? entry_str(perf, "dataset") : "?");
     fputs(" dataset made for the grading", f);
@@ -315,7 +335,8 @@ int grader_write_report_html(const char *path, cJSON *const *entries, int n, con
             report_leaderboard(m.f, entries, n);
         report_table(m.f, entries, order, n);
         report_grid(m.f, entries, order, n);
-        report_speed(m.f, entries, order, n);
+        if (speed_graded(entries, n))
+            report_speed(m.f, entries, order, n);
         fputs("</body>\n</html>\n", m.f);
         rc = out_commit(&m, path, err);
     }

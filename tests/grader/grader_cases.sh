@@ -322,6 +322,10 @@ kit_lab_outputs)
   grep -q '"name":[[:space:]]*"performance"' "$rj" && fail "a performance test in results.json"
   grep -Eq '"output":[[:space:]]*"pass: "' "$rj" && fail "an empty pass output in results.json"
   grep -q '"performance"' "$work/out/gradebook.csv" && fail "a performance column in the gradebook"
+  rp="$work/out/report.html"
+  grep -q 'id="speed"' "$rp" && fail "a speed section in the report"
+  grep -q "no points for speed in this lab's rubric" "$rp" || fail "the report's header does not say speed is not graded"
+  grep -q 'performance on a' "$rp" && fail "the report's header names a performance dataset"
   # the lab's rubric with points for speed
   mkdir -p "$work/lab"
   cp -r "$lab/datasets" "$work/lab/"
