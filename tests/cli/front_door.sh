@@ -134,6 +134,9 @@ door 0 help; built "a missing program"
 # `test` needs one more package: checked once, then the stamp covers both lists.
 door 0 test --quick
 grep -q "^dpkg-query .*chromium" "$calls" || fail "test: its own packages were not checked"
+# cmake is on PATH (the stand-in): a CMake that did not come from a Debian package counts.
+grep -q "^dpkg-query .*cmake$" "$calls" && fail "test: a cmake on PATH was asked of dpkg"
+grep -q "^dpkg-query .*libcjson-dev$" "$calls" || fail "test: the build's libraries were not asked of dpkg"
 not_built "test, nothing changed"
 grep -q "^ctest" "$calls" || fail "test: ctest did not run"
 door 0 test --quick; packages_skipped "test again"
