@@ -238,7 +238,9 @@ static runner_prediction predict(const grade_context *c, const runner_config *cf
         return (runner_prediction){0};
     }
     res->verdict = pred[0].ok ? TL_VERDICT_PASS : TL_VERDICT_WRONG;
-    snprintf(res->detail, sizeof res->detail, "%s", pred[0].ok ? "" : pred[0].detail);
+    /* No prediction, or only a time it is slower than: why. */
+    snprintf(res->detail, sizeof res->detail, "%s",
+             pred[0].ok && !pred[0].slower ? "" : pred[0].detail);
     *ms = pred[0].ok ? pred[0].ms : 0;
     return pred[0];
 }
