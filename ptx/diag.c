@@ -41,7 +41,7 @@ typedef struct launch_counts {
     uint64_t global_requests, global_wavefronts, global_sectors;
     uint64_t l2_sectors; /* distinct 32-byte sectors each block touched, summed over blocks */
     diag_costs costs;    /* diag_cost.c */
-    char busy[160];      /* why a busy limit stopped it (ptx_env), or empty */
+    char busy[256];      /* why a busy limit stopped it (ptx_env), or empty */
 } launch_counts;
 
 /* The sectors a block touched: open addressing on (block, sector), cleared every launch. */

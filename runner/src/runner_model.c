@@ -99,7 +99,7 @@ static void predict_slower(const char *why, double busy_ms, tl_size size, runner
     out->slower = true;
     out->ms = busy_ms;
     out->launches = 1;
-    out->bound = strstr(why, "L1") ? PM_BOUND_LSU : PM_BOUND_ISSUE;
+    out->bound = strstr(why, "passes of its SM's L1") ? PM_BOUND_LSU : PM_BOUND_ISSUE;
     out->gflops = 2.0 * size.m * size.k * size.n / (out->ms * 1e6);
     snprintf(out->detail, sizeof out->detail, "predicted slower than %.1f ms: %.200s", busy_ms,
              why);
