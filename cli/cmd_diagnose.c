@@ -445,6 +445,10 @@ static void print_json(const target *t, const runner_result *result, cJSON *mine
         if (pred[0].ok) {
             cJSON_AddNumberToObject(pj, "ms", pred[0].ms);
             cJSON_AddStringToObject(pj, "bound", pm_bound_name(pred[0].bound));
+            if (pred[0].slower) {
+                cJSON_AddBoolToObject(pj, "slower_than", true);
+                cJSON_AddStringToObject(pj, "detail", pred[0].detail);
+            }
         } else {
             cJSON_AddStringToObject(pj, "detail", pred[0].detail);
         }

@@ -121,7 +121,7 @@ tl_size session_predicted_size(const tl_lab *lab)
 
 void session_print_prediction(const char *who, const runner_prediction *p)
 {
-    if (!p->ok) {
+    if (!p->ok || p->slower) {
         printf("  %-9s %s\n", who, p->detail[0] ? p->detail : "no prediction");
         return;
     }
@@ -147,7 +147,7 @@ void session_print_predictions(const session *s, const tl_lab *lab)
     session_print_prediction("yours", &p[0]);
     if (baseline) {
         session_print_prediction("baseline", &p[1]);
-        if (p[0].ok && p[1].ok)
+        if (p[0].ok && p[1].ok && !p[0].slower && !p[1].slower)
             printf("  yours is %.2fx faster than the baseline (predicted)\n", p[1].ms / p[0].ms);
     }
 }

@@ -164,6 +164,12 @@ double grader_scored_ratio(double ratio, bool predicted)
     return predicted ? ratio * (1 - GRADER_PREDICTED_MARGIN) : ratio;
 }
 
+double grader_no_points_ms(const rubric *r, double reference_ms)
+{
+    double zero = r->performance_zero > 0 ? r->performance_zero : 1 / RUNNER_MODEL_SLOWDOWN_MAX;
+    return reference_ms / (zero * (1 - GRADER_PREDICTED_MARGIN));
+}
+
 static bool matches(const char *text, const char *pattern, int *line)
 {
     regex_t re;

@@ -287,7 +287,9 @@ static runner_prediction predict(const grade_context *c, const runner_config *cf
         return (runner_prediction){0};
     }
     res->verdict = pred[0].ok ? TL_VERDICT_PASS : TL_VERDICT_WRONG;
-    snprintf(res->detail, sizeof res->detail, "%s", pred[0].ok ? "" : pred[0].detail);
+    /* No prediction, or only a time it is slower than: why. */
+    snprintf(res->detail, sizeof res->detail, "%s",
+             pred[0].ok && !pred[0].slower ? "" : pred[0].detail);
     *ms = pred[0].ok ? pred[0].ms : 0;
     return pred[0];
 }
@@ -350,7 +352,8 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
     double ratio = student_ms > 0 && c->reference_ms > 0 ? c->reference_ms / student_ms : 0;
     bool model = c->o->backend == RUNNER_CPU;
     double scored = grader_scored_ratio(ratio, model);
-    double frac = rubric_performance_share(r, scored);
+    /* Slower than the time past which no backend gives points (grader_no_points_ms). */
+    double frac = predicted.slower ? 0 : rubric_performance_share(r, scored);
     char size[48];
     snprintf(size, sizeof size, "%dx%dx%d", c->perf.size.m, c->perf.size.k, c->perf.size.n);
     cJSON *perf = cJSON_AddObjectToObject(e, "performance");
@@ -359,6 +362,8 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
     cJSON_AddNumberToObject(perf, "ratio", ratio);
     cJSON_AddNumberToObject(perf, "scored_ratio", scored);
     cJSON_AddBoolToObject(perf, "predicted", model);
+    if (predicted.slower)
+        cJSON_AddBoolToObject(perf, "slower_than", true);
     if (predicted.ok)
         cJSON_AddStringToObject(perf, "bound", pm_bound_name(predicted.bound));
     cJSON_AddStringToObject(perf, "dataset", size);
@@ -368,7 +373,11 @@ static cJSON *performance(const grade_context *c, const runner_config *cfg,
     /* the timed repetitions' min, median and max, and on a GPU its clock and the floor */
     if (res.calls[CAPLOG_CALL_LAUNCH].timed)
         runner_timing_add(perf, &res.calls[CAPLOG_CALL_LAUNCH]);
-    if (student_ms > 0 && predicted.ok)
+    if (student_ms > 0 && predicted.slower)
+        len = snprintf(detail, sizeof detail, "%s at %s, against the reference's %.3f ms: no "
+                       "points for speed (the performance model, CPU backend)", predicted.detail,
+                       size, c->reference_ms);
+    else if (student_ms > 0 && predicted.ok)
         len = snprintf(detail, sizeof detail, "predicted for an H100 by the performance model (CPU "
                  "backend): %.2fx the reference's speed at %s (%.3f ms against %.3f ms; bound "
                  "by %s), scored as %.2fx (the model's margin of %.0f %%)", ratio, size,

@@ -77,13 +77,18 @@ static cJSON *program_performance(const grade_context *c, const runner_config *c
     double ratio = student_ms > 0 && c->reference_ms > 0 ? c->reference_ms / student_ms : 0;
     bool model = c->o->backend == RUNNER_CPU && c->o->lab;
     double scored = grader_scored_ratio(ratio, model);
-    double frac = rubric_performance_share(r, scored);
+    /* Slower than the time past which no backend gives points (grader_no_points_ms). */
+    double frac = predicted.slower ? 0 : rubric_performance_share(r, scored);
     double share = c->nds ? (double)passed / c->nds : 1;
     char size[48];
     snprintf(size, sizeof size, "%dx%dx%d", c->perf.size.m, c->perf.size.k, c->perf.size.n);
     const char *scaled = passed < c->nds ? "; scaled by the share of graded datasets that passed"
                                          : "";
-    if (student_ms > 0 && predicted.ok)
+    if (student_ms > 0 && predicted.slower)
+        snprintf(detail, sizeof detail, "%s at %s (the program's kernels), against the "
+                 "reference's %.3f ms: no points for speed (the performance model, CPU backend)",
+                 predicted.detail, size, c->reference_ms);
+    else if (student_ms > 0 && predicted.ok)
         snprintf(detail, sizeof detail, "predicted for an H100 by the performance model (CPU "
                  "backend): %.2fx the reference's speed at %s (the program's kernels, %.3f ms "
                  "against %.3f ms; bound by %s), scored as %.2fx (the model's margin of %.0f "
@@ -99,6 +104,8 @@ static cJSON *program_performance(const grade_context *c, const runner_config *c
     cJSON_AddNumberToObject(perf, "ratio", ratio);
     cJSON_AddNumberToObject(perf, "scored_ratio", scored);
     cJSON_AddBoolToObject(perf, "predicted", model);
+    if (predicted.slower)
+        cJSON_AddBoolToObject(perf, "slower_than", true);
     if (predicted.ok)
         cJSON_AddStringToObject(perf, "bound", pm_bound_name(predicted.bound));
     cJSON_AddStringToObject(perf, "dataset", c->o->lab ? size : "");

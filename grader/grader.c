@@ -215,6 +215,7 @@ int grade_time_reference(grade_context *c, tl_error *err)
             return tl_error_set(err, "the reference solution has no predicted time: %s",
                                 pred[0].detail);
         c->reference_ms = pred[0].ms;
+        c->model.busy_ms = grader_no_points_ms(&c->r, c->reference_ms);
         return 0;
     }
     runner_result r;
@@ -441,7 +442,8 @@ int grade_prepare(grade_context *c, tl_error *err)
     c->model = (runner_model_run){c->perf, seeds[1],
                                   slowdown < RUNNER_MODEL_SLOWDOWN ? RUNNER_MODEL_SLOWDOWN
                                   : slowdown > RUNNER_MODEL_SLOWDOWN_MAX   ? RUNNER_MODEL_SLOWDOWN_MAX
-                                                                   : slowdown};
+                                                                   : slowdown,
+                                  0 /* set once the reference's time is known */};
     /* One more dataset, made for this grading: a small shape that no tile divides, replayed
      * with the safety checks on as every small dataset is. */
     if (c->nds < GRADE_MAX_DATASETS && !o->program) {

@@ -71,6 +71,12 @@ double rubric_performance_share(const rubric *r, double ratio);
  * the CPU backend must never give more points than a GPU. */
 #define GRADER_PREDICTED_MARGIN 0.10
 double grader_scored_ratio(double ratio, bool predicted);
+/* The predicted time past which a kernel earns no speed points on any backend: the reference's
+ * predicted time over performance_zero, and over the model's margin again (a GPU's reference
+ * may be that much faster than predicted); with performance_zero 0, at 1 / RUNNER_MODEL_-
+ * SLOWDOWN_MAX of the reference's speed. The model stops counting there (runner_model_run's
+ * busy_ms), and a kernel predicted slower earns none. */
+double grader_no_points_ms(const rubric *r, double reference_ms);
 
 /* plain_cuda's reading of a submission's PTX, as the grader's build made it: how many tensor-core
  * instructions it has (`detail` names the first: kernel, PTX line, opcode, or says there is

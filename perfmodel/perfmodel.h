@@ -81,6 +81,21 @@ typedef struct pm_prediction {
  * or threads than an SM has; out->limiter says which). */
 int pm_predict(const pm_launch *l, pm_prediction *out);
 
+/* Counts past which a launch provably takes longer than a given time on an H100, whatever the
+ * rest of it does (ptx_env's busy limits): a warp issues at most one instruction a clock, a
+ * block's warps share one SM's schedulers and its L1, which passes one wavefront a clock. The
+ * counts are the CPU backend's (PTX instructions, wavefronts as the diagnosis counts them),
+ * taken as the least share of them the GPU's compiler could keep. */
+typedef struct pm_busy_limits {
+    uint64_t warp_instructions;  /* one warp's */
+    uint64_t block_instructions; /* one block's warps' together */
+    uint64_t block_wavefronts;   /* one block's global and shared wavefronts */
+} pm_busy_limits;
+pm_busy_limits pm_busy_limits_for(double ms);
+/* The least time, in ms, of a launch's `thread_instructions` in full warps spread over every
+ * scheduler of an H100 (the same floor of what the compiler keeps). */
+double pm_issue_floor_ms(double thread_instructions);
+
 /* "instruction issue", "the fp64 pipe", ..., "launch overhead". */
 const char *pm_bound_name(pm_bound b);
 

@@ -365,6 +365,7 @@ int ptx_exec_async(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, int
         }
     }
     if (counted && copied)
-        diag_async_copy(b->diag, b, from, to, copied, (unsigned)in->ops[2].imm);
+        b->wavefronts += diag_async_copy(b->diag, b, from, to, copied,
+                                         (unsigned)in->ops[2].imm);
     return failed ? PTX_YIELD : 0;
 }

@@ -41,6 +41,7 @@ typedef struct launch_counts {
     uint64_t global_requests, global_wavefronts, global_sectors;
     uint64_t l2_sectors; /* distinct 32-byte sectors each block touched, summed over blocks */
     diag_costs costs;    /* diag_cost.c */
+    char busy[256];      /* why a busy limit stopped it (ptx_env), or empty */
 } launch_counts;
 
 /* The sectors a block touched: open addressing on (block, sector), cleared every launch. */
@@ -281,6 +282,13 @@ void diag_launch_done(ptx_diag *d, uint64_t warp_instructions)
     }
 }
 
+void diag_launch_busy(ptx_diag *d, const char *why)
+{
+    if (d->ncounts)
+        snprintf(d->counts[d->ncounts - 1].busy, sizeof d->counts[d->ncounts - 1].busy, "%s",
+                 why);
+}
+
 void diag_sample_block(ptx_diag *d, ptx_dim3 block, uint64_t warp_instructions,
                        uint64_t answer_words)
 {
@@ -437,12 +445,12 @@ void diag_l2_sector(ptx_diag *d, const block_ctx *b, uint64_t sector)
 
 /* The model's counts of one global request: L1 handles it one 128-byte line per pass, at
  * most 128 bytes per pass; L2 sees each sector once per block (the block's L1 keeps it). */
-static void count_global(ptx_diag *d, const block_ctx *b, const uint64_t *sectors, int n,
-                         uint64_t bytes)
+static uint64_t count_global(ptx_diag *d, const block_ctx *b, const uint64_t *sectors, int n,
+                             uint64_t bytes)
 {
     launch_counts *c = current(d);
     if (!c)
-        return;
+        return 0;
     uint64_t lines[64];
     int nlines = 0;
     for (int i = 0; i < n; i++) {
@@ -454,18 +462,21 @@ static void count_global(ptx_diag *d, const block_ctx *b, const uint64_t *sector
         diag_l2_sector(d, b, sectors[i]);
     }
     uint64_t minimum = (bytes + 127) / 128;
+    uint64_t wavefronts = (uint64_t)nlines > minimum ? (uint64_t)nlines : minimum;
     c->global_requests++;
-    c->global_wavefronts += (uint64_t)nlines > minimum ? (uint64_t)nlines : minimum;
+    c->global_wavefronts += wavefronts;
     c->global_sectors += (uint64_t)n;
+    return wavefronts;
 }
 
-static void count_shared(ptx_diag *d, uint32_t passes)
+static uint64_t count_shared(ptx_diag *d, uint32_t passes)
 {
     launch_counts *c = current(d);
     if (c) {
         c->shared_requests++;
         c->shared_wavefronts += passes;
     }
+    return passes;
 }
 
 /* A load of a merged group (diag_groups.c) whose run is aligned as the group needs: true with
@@ -489,12 +500,12 @@ static bool merged(const entry_sites *es, int pc, const uint64_t *addr, uint32_t
     return true;
 }
 
-void diag_shared_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t *addr,
-                        uint32_t mask, unsigned size)
+uint64_t diag_shared_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t *addr,
+                            uint32_t mask, unsigned size)
 {
     entry_sites *es = entry_of(d, b->e);
     if (!es)
-        return;
+        return 0;
     site *s = &es->sites[pc];
     const ptx_insn *in = &b->e->code[pc];
     uint64_t wide[32];
@@ -502,7 +513,7 @@ void diag_shared_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t 
     if (in->op == OP_LD && merged(es, pc, addr, mask, wide, &leader)) {
         now(d)->shared_loads += (uint64_t)__builtin_popcount(mask);
         if (!leader)
-            return;
+            return 0;
         addr = wide;
         size = es->groups[pc].width;
         now(d)->shared_loads -= (uint64_t)__builtin_popcount(mask);
@@ -517,18 +528,19 @@ void diag_shared_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t 
     s->extra_wavefronts += passes > minimum ? passes - minimum : 0;
     if (ways > s->max_ways)
         s->max_ways = ways;
+    return passes;
 }
 
-void diag_global_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t *addr,
-                        uint32_t mask, unsigned size)
+uint64_t diag_global_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t *addr,
+                            uint32_t mask, unsigned size)
 {
     site *s = site_of(d, b->e, pc);
     if (!s)
-        return;
+        return 0;
     uint64_t sectors[64];
     int n = global_sectors(addr, mask, size, sectors);
     uint64_t bytes = (uint64_t)__builtin_popcount(mask) * size;
-    count_global(d, b, sectors, n, bytes);
+    uint64_t wavefronts = count_global(d, b, sectors, n, bytes);
     s->executions++;
     s->sectors += (uint64_t)n;
     s->bytes += bytes;
@@ -542,18 +554,19 @@ void diag_global_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t 
         if (diag_now_costs(d))
             diag_now_costs(d)->l2_store_sectors += (uint64_t)n;
     }
+    return wavefronts;
 }
 
-void diag_async_copy(ptx_diag *d, const block_ctx *b, const uint64_t *from, const uint64_t *to,
-                     uint32_t mask, unsigned size)
+uint64_t diag_async_copy(ptx_diag *d, const block_ctx *b, const uint64_t *from,
+                         const uint64_t *to, uint32_t mask, unsigned size)
 {
     uint64_t sectors[64];
     int n = global_sectors(from, mask, size, sectors);
     uint64_t bytes = (uint64_t)__builtin_popcount(mask) * size;
-    count_global(d, b, sectors, n, bytes);
+    uint64_t wavefronts = count_global(d, b, sectors, n, bytes);
     now(d)->global_load_bytes += bytes;
     uint32_t minimum, ways;
-    count_shared(d, shared_passes(to, mask, size, &minimum, &ways));
+    return wavefronts + count_shared(d, shared_passes(to, mask, size, &minimum, &ways));
 }
 
 void diag_flops(ptx_diag *d, uint64_t flops, uint64_t fmas)
@@ -671,6 +684,10 @@ void ptx_diag_write_json(const ptx_diag *d, FILE *out)
                 (unsigned long long)c->global_wavefronts, (unsigned long long)c->global_sectors,
                 (unsigned long long)c->l2_sectors);
         diag_costs_write_json(out, &c->costs);
+        if (c->busy[0]) {
+            fprintf(out, ", \"busy\": ");
+            json_string(out, c->busy);
+        }
         fputc('}', out);
     }
     fprintf(out, "\n  ],\n  \"samples\": ");

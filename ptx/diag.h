@@ -57,6 +57,9 @@ void diag_launch(ptx_diag *d, const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block,
                  uint64_t dynamic_shared, uint64_t blocks_run);
 /* The launch ended, having issued this many warp instructions. */
 void diag_launch_done(ptx_diag *d, uint64_t warp_instructions);
+/* The current launch was stopped at a busy limit (ptx_env): `why` (its error) goes into its
+ * counts as "busy". */
+void diag_launch_busy(ptx_diag *d, const char *why);
 /* A block of a sampled launch ended: where it is in the grid, the warp instructions it issued
  * and the words of an answer's memory it stored (ptx_region.owner). */
 void diag_sample_block(ptx_diag *d, ptx_dim3 block, uint64_t warp_instructions,
@@ -69,11 +72,12 @@ int diag_samples_add(diag_samples **s, int launch, ptx_dim3 block, uint64_t warp
 void diag_samples_write(FILE *out, const diag_samples *s);
 void diag_samples_free(diag_samples *s);
 /* One warp-level shared access: the byte address of each active lane's access of `size` bytes
- * (vector accesses: the whole vector). Counts bank conflicts. */
-void diag_shared_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t *addr,
+ * (vector accesses: the whole vector). Counts bank conflicts. This and the two below return
+ * the wavefronts they counted (the block's busy count, ptx_env.max_block_wavefronts). */
+uint64_t diag_shared_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t *addr,
                         uint32_t mask, unsigned size);
 /* One warp-level global access: counts 32-byte sectors against bytes requested. */
-void diag_global_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t *addr,
+uint64_t diag_global_access(ptx_diag *d, const block_ctx *b, int pc, const uint64_t *addr,
                         uint32_t mask, unsigned size);
 /* A scalar 4-byte shared load the GPU's compiler would merge with its neighbours (diag_groups.c):
  * the group's width in bytes (8 or 16; 0 when the load stays alone), the offset its first word
@@ -88,7 +92,7 @@ diag_group *diag_find_groups(const ptx_entry *e);
 
 /* A warp's cp.async of `size` bytes per lane, global `from` to shared `to`: the model's counts
  * of both sides. */
-void diag_async_copy(ptx_diag *d, const block_ctx *b, const uint64_t *from, const uint64_t *to,
+uint64_t diag_async_copy(ptx_diag *d, const block_ctx *b, const uint64_t *from, const uint64_t *to,
                      uint32_t mask, unsigned size);
 void diag_flops(ptx_diag *d, uint64_t flops, uint64_t fmas);
 

@@ -188,6 +188,7 @@ PTX_HOT static int run_warp(block_ctx *b, warp *w)
             }
             b->stats->warp_instructions++;
             b->issued++;
+            w->issued++;
             if (b->diag)
                 diag_issue(b->diag, in, exec);
             b->stats->thread_instructions += (uint64_t)(exec == mask ? lanes : __builtin_popcount(exec));
@@ -315,6 +316,9 @@ void ptx_block_begin(block_ctx *b, warp *warps)
     ptx_spin_reset(warps, b->nwarps);
     b->global_writes_seen = b->global_writes;
     b->quiet_epoch = 0;
+    b->wavefronts = 0;
+    for (int i = 0; i < b->nwarps; i++)
+        warps[i].issued = 0;
 }
 
 /* Barriers a block may pass without writing global memory before it is parked all the same:
@@ -355,6 +359,8 @@ int ptx_block_run(block_ctx *b)
             spinning &= warps[i].spinning;
             if ((b->max_thread_instructions || b->deadline_ns) && ptx_over_limit(b))
                 return ptx_limit_report(b);
+            if (ptx_over_busy_limit(b, &warps[i]))
+                return -1;
         }
         if (ran && spinning)
             return PTX_BLOCK_PARKED;

@@ -119,6 +119,9 @@ typedef struct block_ctx {
      * the deadline passed (rather than the instruction limit). */
     uint64_t deadline_ns, ordinary_trips;
     bool past_deadline;
+    /* The launch's busy limits (ptx_env), and this block's global and shared wavefronts so
+     * far (counted under diagnosis). */
+    uint64_t max_warp_issue, max_block_issue, max_block_wavefronts, wavefronts;
 } block_ctx;
 
 /* A lane's state: running, waiting at a barrier, done (exited, or not part of the block), or
@@ -137,6 +140,7 @@ typedef struct warp {
     bool spinning;     /* its last run ended back in a state it had been in, nothing written */
     uint64_t spin_stamp; /* the launch's change count that stayed still meanwhile, or NO_STAMP */
     uint64_t trips;      /* backward branches taken: loop trips, for the report of a stopped run */
+    uint64_t issued;     /* warp instructions issued, for the busy limit (ptx_env) */
     bool stored_global;  /* under diagnosis: a global store since its last global load */
     uint32_t wsync_waiting;  /* lanes that reached a bar.warp.sync not yet complete */
     uint32_t wsync_mask[32]; /* the member mask each of them named */
@@ -175,6 +179,9 @@ int ptx_block_run(block_ctx *b);
  * returns -1. */
 bool ptx_over_limit(block_ctx *b);
 int ptx_limit_report(block_ctx *b);
+/* Whether warp w, or its block, has run past a busy limit (ptx_env); if so, b->err says
+ * which (PTX_ERROR_BUSY). */
+bool ptx_over_busy_limit(block_ctx *b, const warp *w);
 /* At a warp's yield after many loops: compares its state with the one kept from an earlier
  * yield, and sets w->spinning and w->spin_stamp (spin.c). */
 void ptx_spin_check(block_ctx *b, warp *w);

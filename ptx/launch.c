@@ -87,7 +87,13 @@ typedef struct worker {
 /* The lock is held. */
 static void record_failure(launch *l, uint64_t index, const ptx_error *err)
 {
-    if (index < l->failed_block) {
+    /* Past a busy limit the launch's time is known: no block starts after it. */
+    if (err->kind == PTX_ERROR_BUSY) {
+        if (l->failed_block == UINT64_MAX) {
+            l->err = *err;
+            l->failed_block = 0;
+        }
+    } else if (index < l->failed_block) {
         l->err = *err;
         l->failed_block = index;
     }
@@ -193,6 +199,9 @@ static slot *slot_new(launch *l)
     b->max_thread_instructions = l->env ? l->env->max_thread_instructions : 0;
     b->deadline_ns = l->env ? l->env->deadline_ns : 0;
     b->ordinary_trips = l->env ? l->env->ordinary_trips : 0;
+    b->max_warp_issue = l->env ? l->env->max_warp_issue : 0;
+    b->max_block_issue = l->env ? l->env->max_block_issue : 0;
+    b->max_block_wavefronts = l->env && l->diag ? l->env->max_block_wavefronts : 0;
     memcpy(b->host_params, l->host_params, sizeof b->host_params);
     memcpy(b->host_param_index, l->host_param_index, sizeof b->host_param_index);
     b->nhost_params = l->nhost_params;
@@ -581,6 +590,8 @@ int ptx_launch_env(const ptx_entry *e, ptx_dim3 grid, ptx_dim3 block, void **arg
     }
     if (l->diag)
         diag_launch_done(l->diag, issued);
+    if (l->diag && l->failed_block != UINT64_MAX && l->err.kind == PTX_ERROR_BUSY)
+        diag_launch_busy(l->diag, l->err.msg);
     if (l->failed_block != UINT64_MAX) {
         *err = l->err;
         rc = -1;

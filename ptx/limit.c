@@ -2,7 +2,9 @@
  * deadline_ns): a kernel that runs far more instructions than its work needs, or still runs at
  * the caller's time limit, is stopped, with where each warp was and how often it had gone round
  * a loop, so that an endless loop (warps at one line, trips in the millions) reads differently
- * from warps that wait at a barrier, and from a slow kernel whose loops make ordinary progress. */
+ * from warps that wait at a barrier, and from a slow kernel whose loops make ordinary progress.
+ * And its busy limits (ptx_env.max_warp_issue, ...): a block past them is no fault, only as slow
+ * as the caller needs to know. */
 #include "exec.h"
 
 #include <stdio.h>
@@ -188,4 +190,27 @@ int ptx_limit_report(block_ctx *b)
     else if ((size_t)n < size && n > 0 && msg[n - 1] == ';')
         msg[n - 1] = '\0';
     return -1;
+}
+
+bool ptx_over_busy_limit(block_ctx *b, const warp *w)
+{
+    /* The limit is named, not the count at the check: which block crossed first depends on
+     * the workers' timing, the message must not. */
+    const char *what = NULL, *unit = "instructions";
+    uint64_t limit = 0;
+    if (b->max_warp_issue && w->issued > b->max_warp_issue)
+        what = "one warp alone issues", limit = b->max_warp_issue;
+    else if (b->max_block_issue && b->issued > b->max_block_issue)
+        what = "one block's warps issue", limit = b->max_block_issue;
+    else if (b->max_block_wavefronts && b->wavefronts > b->max_block_wavefronts)
+        what = "one block's loads and stores take", limit = b->max_block_wavefronts,
+        unit = "passes of its SM's L1";
+    if (!what)
+        return false;
+    b->err->kind = PTX_ERROR_BUSY;
+    char kernel[128];
+    ptx_kernel_name(b->e->name, kernel, sizeof kernel);
+    snprintf(b->err->msg, sizeof b->err->msg, "in %s, %s more than %llu %s", kernel, what,
+             (unsigned long long)limit, unit);
+    return true;
 }

@@ -458,9 +458,9 @@ PTX_HOT int ptx_exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t 
     }
     if (b->diag && done) {
         if (space == SP_SHARED)
-            diag_shared_access(b->diag, b, pc, addrs, done, total);
+            b->wavefronts += diag_shared_access(b->diag, b, pc, addrs, done, total);
         else if (space == SP_GLOBAL)
-            diag_global_access(b->diag, b, pc, addrs, done, total);
+            b->wavefronts += diag_global_access(b->diag, b, pc, addrs, done, total);
         if (space == SP_GLOBAL)
             diag_store_order(b->diag, w, load);
         else if (space == SP_LOCAL && !(in->mods & MOD_CALL_PARAM))

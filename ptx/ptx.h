@@ -31,8 +31,10 @@ typedef enum ptx_error_kind {
     PTX_ERROR_FAULT = 0,
     PTX_ERROR_ADDRESS,
     PTX_ERROR_ASSERT,
-    PTX_ERROR_LIMIT /* ran past ptx_env's instruction limit (an endless loop, most likely) or
-                       its deadline */
+    PTX_ERROR_LIMIT, /* ran past ptx_env's instruction limit (an endless loop, most likely) or
+                        its deadline */
+    PTX_ERROR_BUSY   /* a block ran past one of ptx_env's busy limits: not a fault, the caller's
+                        proof that the launch is slower than it cares to count */
 } ptx_error_kind;
 
 typedef struct ptx_error {
@@ -182,6 +184,13 @@ typedef struct ptx_env {
      * estimate from the work; 0: unknown). Past it the time limit's message asks whether the
      * loop ever ends; within it, it says the loops were making ordinary progress. */
     uint64_t ordinary_trips;
+    /* 0: none. Counts past which the caller knows enough of a launch's time (the performance
+     * model's: a block that keeps its SM busy longer than a time it need not measure past): the
+     * launch is stopped (PTX_ERROR_BUSY, every block, none started after) once one warp has
+     * issued more than max_warp_issue warp instructions, one block more than max_block_issue,
+     * or, under diagnosis, one block more than max_block_wavefronts global and shared
+     * wavefronts (as the diagnosis counts them). The message says which, by the limit. */
+    uint64_t max_warp_issue, max_block_issue, max_block_wavefronts;
 } ptx_env;
 
 /* ptx_launch with checks: see ptx_env. */

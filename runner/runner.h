@@ -353,6 +353,7 @@ typedef struct runner_replay_opts {
     double slowdown;          /* CPU: a launch may run this many times the reference's work
                                  before the instruction limit stops it (0: REPLAY_CPU_SLOWDOWN,
                                  the backstop of a verdict; the model's counts need less) */
+    double busy_ms;           /* CPU, with diagnose: the model's busy limits' time (0: none) */
     const char *save_output;  /* write the first run's P here (tilelab binary) */
     /* A profiler to run the replayer under (ncu ...; NULL-terminated), outside the sandbox
      * since it needs the GPU's counters; its output joins kernel_output. NULL: none. */
@@ -420,6 +421,7 @@ typedef struct runner_program_opts {
     bool sample_last;
     uint64_t sample_seed;
     double slowdown; /* as runner_replay_opts.slowdown */
+    double busy_ms;  /* as runner_replay_opts.busy_ms */
 } runner_program_opts;
 #define RUNNER_PROGRAM_SAFETY_MAX_ELEMENTS 4000000
 /* How much more the checks' replay may take than a plain one (limits and time). */
@@ -465,6 +467,9 @@ void runner_safety_incomplete(runner_result *out);
 /* A predicted H100 time (perfmodel/) of one call's launches together. */
 typedef struct runner_prediction {
     bool ok;
+    /* The counts stopped at a busy limit (runner_model_run.busy_ms): the time is known to be
+     * longer than `ms`, which is that limit; detail says what proved it. */
+    bool slower;
     double ms, gflops;
     pm_bound bound;      /* of its longest launch */
     int launches, blocks_per_sm, registers; /* the longest launch's residency and registers */
@@ -486,6 +491,11 @@ typedef struct runner_model_run {
      * a kernel slower than a rubric pays any points for earns none, so counting need not go
      * further (the grader: twice 1 / performance_zero); 0: RUNNER_MODEL_SLOWDOWN. */
     double slowdown;
+    /* The time past which counting stops (perfmodel's pm_busy_limits): once one warp or block
+     * provably keeps an H100 busy longer, the launch is predicted "slower than" it. The grader:
+     * where its rubric gives no points even with the model's margin; 0: RUNNER_MODEL_SLOWDOWN
+     * times the reference's least issue time at the size (runner_model_busy_ms). */
+    double busy_ms;
 } runner_model_run;
 /* The counts' limit where no rubric says: twice what the kit's rubrics' lowest performance_zero
  * (0.1, lab 06's log curve) allows. */
@@ -494,6 +504,8 @@ typedef struct runner_model_run {
 #define RUNNER_MODEL_SLOWDOWN_MAX 100.0
 /* RUNNER_MODEL_SEED's inputs of this size and its draw. */
 runner_model_run runner_model_fixed(tl_size size);
+/* The busy limit's time of `m` (its busy_ms, or the default above). */
+double runner_model_busy_ms(const runner_model_run *m);
 /* The size `run` predicts at where no lab names one (each lab's is its tl_lab.perf, the
  * grader's performance size). */
 #define RUNNER_PREDICT_SIZE 2048

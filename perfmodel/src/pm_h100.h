@@ -31,6 +31,16 @@
 #define H100_CLOCK_HZ 1.98e9
 #define H100_L2_BYTES_PER_S 1.0e13 /* fitted: never the bound of the calibration set */
 #define H100_LAUNCH_S 4e-6         /* a launch's fixed cost */
+/* For bounds that must hold for every kernel (pm_busy_limits): the least share of its PTX
+ * instructions a kernel's SASS keeps. ptxas fuses at most pairs (a multiply and an add into
+ * IMAD, an address add into a load's offset), so half is a floor well under the share
+ * measured on the calibration set (ncu: 1/1.2 of the PTX's instructions on SGEMM_CUDA's
+ * kernels; PM_SASS_PER_PTX_INSTRUCTION below). */
+#define H100_LEAST_KEPT_INSTRUCTIONS 0.5
+/* ... and of its counted wavefronts: ptxas does not merge global requests (NVVM's merges are
+ * in the PTX the interpreter counts), and the diagnosis merges neighbouring shared loads as
+ * ptxas does; a floor under PM_LSU_SHARE for what it may still merge. */
+#define H100_LEAST_KEPT_WAVEFRONTS 0.75
 
 /* Fitted on the calibration set (docs/perfmodel.md: the table, and how to refit):
  * - the share of PTX instructions and of counted LSU wavefronts the GPU's final compiler keeps

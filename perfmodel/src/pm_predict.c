@@ -201,3 +201,22 @@ int pm_predict(const pm_launch *l, pm_prediction *out)
     out->ms = pow(sum, 1 / PM_OVERLAP_NORM) + out->unit_ms[PM_BOUND_LAUNCH];
     return 0;
 }
+
+
+pm_busy_limits pm_busy_limits_for(double ms)
+{
+    double cycles = ms * 1e-3 * H100_CLOCK_HZ;
+    double issued = cycles / H100_LEAST_KEPT_INSTRUCTIONS;
+    return (pm_busy_limits){
+        .warp_instructions = (uint64_t)ceil(issued),
+        .block_instructions = (uint64_t)ceil(issued * H100_SCHEDULERS_PER_SM),
+        .block_wavefronts = (uint64_t)ceil(cycles * H100_LSU_WAVEFRONTS_PER_CYCLE /
+                                           H100_LEAST_KEPT_WAVEFRONTS),
+    };
+}
+
+double pm_issue_floor_ms(double thread_instructions)
+{
+    return thread_instructions / H100_WARP_SIZE * H100_LEAST_KEPT_INSTRUCTIONS /
+           (H100_CLOCK_HZ * H100_SMS * H100_SCHEDULERS_PER_SM) * 1e3;
+}

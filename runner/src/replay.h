@@ -34,6 +34,8 @@ typedef struct replay_module {
                                        0: never) */
     double work_macs;               /* CPU: the dataset's multiply-adds, for what loop trips are
                                        ordinary (0: unknown) */
+    uint64_t busy[3];               /* CPU: ptx_env's max_warp_issue, max_block_issue and
+                                       max_block_wavefronts (0: none) */
 } replay_module;
 
 /* One timed launch sequence, with what must happen before it outside the timed region. */

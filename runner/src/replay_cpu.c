@@ -25,6 +25,7 @@ struct replay_device {
     uint64_t sample_blocks, sample_seed;
     uint32_t serial; /* block serials handed out so far (ptx_env.block_serial) */
     uint64_t instruction_limit, deadline_ns;
+    uint64_t busy[3]; /* replay_module.busy */
     double work_macs;
     bool sampling; /* the next launches are sampled (set_sampling) */
     allocation *allocs;
@@ -63,6 +64,7 @@ static int cpu_open(const replay_module *m, replay_device **out, replay_failure 
     }
     d->instruction_limit = m->instruction_limit;
     d->deadline_ns = m->deadline_ns;
+    memcpy(d->busy, m->busy, sizeof d->busy);
     d->work_macs = m->work_macs;
     if (m->diagnose) {
         d->diag = ptx_diag_new();
@@ -269,7 +271,8 @@ static int cpu_launch(replay_device *d, const char *kernel, const caplog_launch 
                    .sample_blocks = d->sampling ? d->sample_blocks : 0,
                    .sample_seed = d->sample_seed, .block_serial = d->serial,
                    .max_thread_instructions = d->instruction_limit,
-                   .deadline_ns = d->deadline_ns};
+                   .deadline_ns = d->deadline_ns, .max_warp_issue = d->busy[0],
+                   .max_block_issue = d->busy[1], .max_block_wavefronts = d->busy[2]};
     /* A sample of the blocks gets their share of the limit. */
     double blocks = (double)l->grid[0] * l->grid[1] * l->grid[2];
     double threads = blocks * l->block[0] * l->block[1] * l->block[2];
@@ -289,6 +292,9 @@ static int cpu_launch(replay_device *d, const char *kernel, const caplog_launch 
     int rc = ptx_launch_env(e, (ptx_dim3){l->grid[0], l->grid[1], l->grid[2]},
                             (ptx_dim3){l->block[0], l->block[1], l->block[2]}, args, l->shared,
                             &env, &stats, &perr);
+    /* Past a busy limit the model knows enough: the counts say so, the replay goes on. */
+    if (rc != 0 && perr.kind == PTX_ERROR_BUSY)
+        return 0;
     if (rc != 0) {
         bool unsupported = strstr(perr.msg, "is not supported by the CPU backend") != NULL;
         return failed(d, unsupported                         ? REPLAY_UNSUPPORTED

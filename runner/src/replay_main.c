@@ -13,6 +13,8 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -28,7 +30,7 @@ static const char usage[] =
     "                      [--reps N] [--warmup N] [--no-time] [--diagnose FILE]\n"
     "                      [--sample-blocks N [--sample-launches all|last] [--sample-seed S]]\n"
     "                      [--result-fd FD] [--instruction-limit N] [--deadline S]\n"
-    "                      [--work-macs N] [--answer-computed]\n"
+    "                      [--work-macs N] [--answer-computed] [--busy-limits W,B,L]\n"
     "Does the work the capture log records for the problem's shape, on this program's own\n"
     "buffers, and writes every result matrix and the timings to FD (default 3) for the runner\n"
     "to check (runner/src/replay_protocol.h). The kernels' printf output goes to stdout.\n"
@@ -46,6 +48,10 @@ static const char usage[] =
     "--deadline S (CPU): a launch still running S seconds after the start is stopped the same\n"
     "way (the runner's time limit, reported from inside); --work-macs N: the dataset's\n"
     "multiply-adds, by which that report tells loop trips that never end from ordinary ones.\n"
+    "--busy-limits W,B,L (CPU, with --diagnose): a launch is stopped once one warp has issued\n"
+    "more than W warp instructions, one block more than B, or one block's loads and stores more\n"
+    "than L wavefronts; its counts say so (\"busy\") and the replay goes on (the performance\n"
+    "model's proof that the launch is slower than it need measure).\n"
     "Exit status: 0 done (the outcome of each call is in the result), 2 bad usage.\n";
 
 typedef struct options {
@@ -57,6 +63,7 @@ typedef struct options {
     int reps, warmup, fd, sample_blocks;
     uint64_t sample_seed;
     uint64_t instruction_limit;
+    uint64_t busy[3]; /* --busy-limits: warp issue, block issue, block wavefronts */
     double deadline_s, work_macs;
     bool sample_last; /* sample only each call's last launch (those before make its inputs) */
     bool answer_computed; /* a program's answer may hold nothing copied from an input */
@@ -425,6 +432,10 @@ static int parse_options(int argc, char **argv, options *o)
             o->sample_seed = strtoull(v, NULL, 10);
         else if (strcmp(a, "--instruction-limit") == 0)
             o->instruction_limit = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--busy-limits") == 0 &&
+                 sscanf(v, "%" SCNu64 ",%" SCNu64 ",%" SCNu64, &o->busy[0], &o->busy[1],
+                        &o->busy[2]) == 3)
+            ;
         else if (strcmp(a, "--deadline") == 0)
             o->deadline_s = atof(v);
         else if (strcmp(a, "--work-macs") == 0)
@@ -509,7 +520,8 @@ int main(int argc, char **argv)
                             .diagnose = o.diagnose, .sample_blocks = (uint64_t)o.sample_blocks,
                             .sample_seed = o.sample_seed,
                             .instruction_limit = o.instruction_limit,
-                            .deadline_ns = deadline_ns(o.deadline_s), .work_macs = o.work_macs};
+                            .deadline_ns = deadline_ns(o.deadline_s), .work_macs = o.work_macs,
+                            .busy = {o.busy[0], o.busy[1], o.busy[2]}};
     if (status[0] == 'o' && r.be->open(&module, &r.dev, &why, &err) != 0)
         status = replay_status_name(why);
     if (status[0] == 'o' && !o.program && setup_memory(&r, &err) != 0)

@@ -4,6 +4,7 @@
  * the interpreter, the registers from the cubin ptxas made. */
 #include "runner.h"
 #include "runner_files.h"
+#include "runner_model.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -32,6 +33,27 @@ static double model_slowdown(const runner_model_run *m)
     return m->slowdown > 0 ? m->slowdown : RUNNER_MODEL_SLOWDOWN;
 }
 
+double runner_model_busy_ms(const runner_model_run *m)
+{
+    if (m->busy_ms > 0)
+        return m->busy_ms;
+    /* No rubric: as far past the reference as the counts' limit lets any launch run, the
+     * reference's time taken as the least its thread instructions could issue in. */
+    tl_size s = m->data.size;
+    double macs = (double)s.m * s.k * s.n;
+    return RUNNER_MODEL_SLOWDOWN * pm_issue_floor_ms(RUNNER_CPU_REFERENCE_PER_MAC * macs);
+}
+
+bool runner_busy_limits_arg(double ms, char *out, size_t size)
+{
+    if (!(ms > 0))
+        return false;
+    pm_busy_limits b = pm_busy_limits_for(ms);
+    snprintf(out, size, "%llu,%llu,%llu", (unsigned long long)b.warp_instructions,
+             (unsigned long long)b.block_instructions, (unsigned long long)b.block_wavefronts);
+    return true;
+}
+
 /* The launches of one replay, in order, from its diagnosis (NULL when it wrote none), and its
  * sampled blocks (*samples, NULL when none). */
 static cJSON *replay_launches(const runner_config *c, const runner_program *p,
@@ -55,7 +77,8 @@ static cJSON *replay_launches(const runner_config *c, const runner_program *p,
                                .launch_only = true,
                                .sample_blocks = RUNNER_MODEL_SAMPLE_BLOCKS,
                                .sample_last = last_only, .sample_seed = m->sample_seed,
-                               .slowdown = model_slowdown(m)};
+                               .slowdown = model_slowdown(m),
+                               .busy_ms = runner_model_busy_ms(m)};
     int rc = runner_replay(&cpu, p, cap, lab, &m->data, &opts, res, err);
     char *text = rc == 0 ? files_read(path, NULL) : NULL;
     cJSON *diag = text ? cJSON_Parse(text) : NULL;
@@ -68,16 +91,35 @@ static cJSON *replay_launches(const runner_config *c, const runner_program *p,
     return launches;
 }
 
+/* A launch the counts stopped at a busy limit (`why`, the interpreter's words): slower than
+ * busy_ms, which is all the grade needs to know. */
+static void predict_slower(const char *why, double busy_ms, tl_size size, runner_prediction *out)
+{
+    out->ok = true;
+    out->slower = true;
+    out->ms = busy_ms;
+    out->launches = 1;
+    out->bound = strstr(why, "passes of its SM's L1") ? PM_BOUND_LSU : PM_BOUND_ISSUE;
+    out->gflops = 2.0 * size.m * size.k * size.n / (out->ms * 1e6);
+    snprintf(out->detail, sizeof out->detail, "predicted slower than %.1f ms: %.200s", busy_ms,
+             why);
+}
+
 /* Launches [from, to) of `launches` predicted one by one and added up into `out`; each
  * launch's object gains its registers, predicted time and bound. */
 static void predict_range(const runner_program *p, cJSON *launches, int from, int to,
-                          tl_size size, runner_prediction *out)
+                          tl_size size, double busy_ms, runner_prediction *out)
 {
     memset(out, 0, sizeof *out);
     double longest = -1;
     for (int i = from; i < to; i++) {
         cJSON *l = cJSON_GetArrayItem(launches, i);
         const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(l, "kernel");
+        const cJSON *busy = cJSON_GetObjectItemCaseSensitive(l, "busy");
+        if (cJSON_IsString(busy)) {
+            predict_slower(busy->valuestring, busy_ms, size, out);
+            return;
+        }
         char msg[256];
         int regs = cJSON_IsString(kernel)
                        ? pm_cubin_registers(p->image, kernel->valuestring, msg, sizeof msg)
@@ -267,8 +309,8 @@ static int try_predict(const runner_config *c, const runner_program *p, const ru
     }
     int n = cJSON_GetArraySize(*launches);
     note_block_spread(*launches, samples);
-    predict_range(p, *launches, 0, n, size, out);
-    if (out->ok &&
+    predict_range(p, *launches, 0, n, size, runner_model_busy_ms(m), out);
+    if (out->ok && !out->slower &&
         !sample_checks(&launch, *launches, samples, 0, n, out->detail, sizeof out->detail)) {
         out->ok = false;
         *sample_failed = true;
@@ -280,7 +322,7 @@ static int try_predict(const runner_config *c, const runner_program *p, const ru
 runner_model_run runner_model_fixed(tl_size size)
 {
     return (runner_model_run){{.generated = true, .seed = RUNNER_MODEL_SEED, .size = size},
-                              RUNNER_MODEL_SEED, RUNNER_MODEL_SLOWDOWN};
+                              RUNNER_MODEL_SEED, RUNNER_MODEL_SLOWDOWN, 0};
 }
 
 int runner_predict(const runner_config *c, const runner_program *p, const runner_capture *cap,
@@ -325,10 +367,11 @@ int runner_predict_on(const runner_config *c, const runner_program *p, const run
         cJSON *both = replay_launches(c, p, cap, lab, m, true, false, &res, NULL, err);
         runner_result_free(&res);
         runner_prediction mine_checked = out[0];
-        predict_range(p, both, 0, n, size, &out[0]);
+        predict_range(p, both, 0, n, size, runner_model_busy_ms(m), &out[0]);
         if (!mine_checked.ok)
             out[0] = mine_checked;
-        predict_range(p, both, n, cJSON_GetArraySize(both), size, &out[1]);
+        predict_range(p, both, n, cJSON_GetArraySize(both), size, runner_model_busy_ms(m),
+                      &out[1]);
         cJSON_Delete(mine);
         mine = both;
     }
@@ -354,7 +397,8 @@ static int try_predict_program(const runner_config *c, const runner_program *p,
     snprintf(path, sizeof path, "%s/diag.json", work);
     runner_program_opts opts = {.diagnose = path, .sample_blocks = RUNNER_MODEL_SAMPLE_BLOCKS,
                                 .sample_last = last_only, .sample_seed = m->sample_seed,
-                                .slowdown = model_slowdown(m)};
+                                .slowdown = model_slowdown(m),
+                                .busy_ms = runner_model_busy_ms(m)};
     runner_result res;
     const runner_dataset *d = &m->data;
     int rc = runner_program_run(c, p, lab, d, &opts, &res, err);
@@ -370,8 +414,8 @@ static int try_predict_program(const runner_config *c, const runner_program *p,
     } else if (rc == 0) {
         *nlaunches = cJSON_GetArraySize(launches);
         note_block_spread(launches, cJSON_GetObjectItemCaseSensitive(diag, "samples"));
-        predict_range(p, launches, 0, *nlaunches, d->size, out);
-        if (out->ok && !sample_checks(&res.calls[CAPLOG_CALL_PROGRAM], launches,
+        predict_range(p, launches, 0, *nlaunches, d->size, runner_model_busy_ms(m), out);
+        if (out->ok && !out->slower && !sample_checks(&res.calls[CAPLOG_CALL_PROGRAM], launches,
                                       cJSON_GetObjectItemCaseSensitive(diag, "samples"), 0,
                                       *nlaunches, out->detail, sizeof out->detail)) {
             out->ok = false;

@@ -6,6 +6,7 @@
 #include "replay_protocol.h"
 #include "runner_config.h"
 #include "runner_exec.h"
+#include "runner_model.h"
 #include "runner_program_inputs.h"
 #include "runner_sandbox.h"
 
@@ -258,6 +259,7 @@ typedef struct replay_job {
     uint64_t sample_seed;
     double slowdown;      /* the instruction limit's times the reference's work (0: backstop) */
     bool answer_computed; /* with diagnose: what the answer copied from an input is not its */
+    double busy_ms;       /* with diagnose: the model's busy limits' time (0: none) */
 } replay_job;
 
 /* The dataset's elements (inputs and answer) and multiply-adds (matrix labs), for the limits. */
@@ -283,7 +285,7 @@ static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runn
     double lim = cpu_limit(c, call, elements, macs, j->slowdown) *
                  (j->diagnose ? RUNNER_PROGRAM_DIAGNOSE_SLOWDOWN : 1);
     snprintf(limit, sizeof limit, "%.0f", lim);
-    char *cmd[32];
+    char *cmd[40];
     int k = 0;
     char *fixed[] = {RUNNER_REPLAY, "--backend", (char *)runner_backend_name(c->backend),
                      "--log", (char *)j->cap->log_path, "--ptx", (char *)j->p->ptx, "--image",
@@ -304,6 +306,11 @@ static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runn
     }
     if (j->diagnose && j->answer_computed)
         cmd[k++] = "--answer-computed";
+    char busy[80];
+    if (j->diagnose && runner_busy_limits_arg(j->busy_ms, busy, sizeof busy)) {
+        cmd[k++] = "--busy-limits";
+        cmd[k++] = busy;
+    }
     if (j->diagnose && j->sample_blocks > 0) {
         snprintf(sample, sizeof sample, "%d", j->sample_blocks);
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)j->sample_seed);
@@ -522,7 +529,7 @@ int runner_program_run(const runner_config *c, const runner_program *p,
      * the backend asked for, unless the checked replay was already that or its verdict is the
      * program's doing. */
     if (call) {
-        replay_job job = {c, p, &pc, &cap, work, in, opts->time, NULL, 0, false, 0, 0, false};
+        replay_job job = {c, p, &pc, &cap, work, in, opts->time, NULL, 0, false, 0, 0, false, 0};
         int64_t elements = 0, macs = 0;
         job_size(&job, &g, &elements, &macs);
         bool safety = opts->safety && elements <= RUNNER_PROGRAM_SAFETY_MAX_ELEMENTS &&
@@ -535,7 +542,7 @@ int runner_program_run(const runner_config *c, const runner_program *p,
             counted.reps = 1;
             job = (replay_job){&counted, p, &pc, &cap, work, in, false, opts->diagnose,
                                opts->sample_blocks, opts->sample_last, opts->sample_seed,
-                               opts->slowdown, false};
+                               opts->slowdown, false, opts->busy_ms};
             /* Unsampled: diagnose's report, whose verdict is the answer's, judged as the
              * safety checks judge it. */
             job.answer_computed = opts->sample_blocks == 0 && lab->answer == RUNNER_ANSWER_SUM;

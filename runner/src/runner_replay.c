@@ -4,6 +4,7 @@
 #include "replay_protocol.h"
 #include "runner_config.h"
 #include "runner_exec.h"
+#include "runner_model.h"
 #include "runner_sandbox.h"
 
 #include "runner_files.h"
@@ -310,7 +311,7 @@ static int spawn(const runner_config *c, const runner_program *p, const runner_c
     snprintf(calls, sizeof calls, "launch%s%s",
              has_host_call(lab) && !opts->launch_only ? ",host" : "",
              opts->baseline && has_baseline(lab) ? ",baseline" : "");
-    char *cmd[32];
+    char *cmd[40];
     int n = 0;
     cmd[n++] = RUNNER_REPLAY;
     cmd[n++] = "--backend";
@@ -352,7 +353,12 @@ static int spawn(const runner_config *c, const runner_program *p, const runner_c
         cmd[n++] = "--diagnose";
         cmd[n++] = (char *)opts->diagnose;
     }
-    char sample[24], seed[24];
+    char sample[24], seed[24], busy[80];
+    if (c->backend == RUNNER_CPU && opts->diagnose &&
+        runner_busy_limits_arg(opts->busy_ms, busy, sizeof busy)) {
+        cmd[n++] = "--busy-limits";
+        cmd[n++] = busy;
+    }
     if (opts->diagnose && opts->sample_blocks > 0) {
         snprintf(sample, sizeof sample, "%d", opts->sample_blocks);
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)opts->sample_seed);

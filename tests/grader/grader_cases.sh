@@ -554,6 +554,38 @@ leaderboard)
   [ "$rc" = 2 ] && grep -q 'roster.csv:5: submitted "next Friday" is not an ISO 8601 time' "$work/e" \
     || fail "a bad submitted time (exit $rc): $(cat "$work/e")"
   ;;
+slow_libwb)
+  # Correct whole libwb programs with too little parallelism (tests/grader/slow_libwb: one
+  # thread per row, or per column, of C: at 2048^3 eight blocks, each thread 2048 x 2048
+  # multiply-adds). The model's sample is the whole grid; its busy limits must prove them slower
+  # than the time at which they earn no speed points, in seconds rather than the hour the whole
+  # product takes the interpreter, and say why. basic (the kit's basic-matmul program, a thread
+  # per element) keeps its points.
+  mkdir -p "$work/class/row" "$work/class/column" "$work/class/basic"
+  cp "$root/tests/grader/slow_libwb/main.cu" "$work/class/row/main.cu"
+  { echo "#define PER_COLUMN"; cat "$root/tests/grader/slow_libwb/main.cu"; } >"$work/class/column/main.cu"
+  cp "$root/examples/kit-labs/basic-matmul/submissions/correct/main.cu" "$work/class/basic/main.cu"
+  start=$SECONDS
+  timeout 600 "$cli" grade "$work/class" --lab 04 --libwb --backend cpu \
+    --out "$work/out" --jobs 1 >"$work/stdout" 2>"$work/stderr" \
+    || { cat "$work/stderr"; fail "grade exited $? after $((SECONDS - start)) s"; }
+  cat "$work/stdout"
+  [ $((SECONDS - start)) -lt 300 ] || fail "the grading took $((SECONDS - start)) s"
+  gb="$work/out/gradebook.csv"
+  for s in row column; do
+    [ "$(verdicts $s | tr ' ' '\n' | sort -u | tr -d '\n')" = pass ] || fail "$s: $(verdicts $s)"
+    [ "$(col "$gb" $s performance)" = 0 ] || fail "$s: speed points $(col "$gb" $s performance)"
+    grep -q '"slower_than":[[:space:]]*true' "$work/out/journal/$s.json" || fail "$s: not slower_than"
+    grep -q "predicted slower than [0-9.]* ms: in matrixMultiplyLines, one [a-z' ]* more than [0-9]* " \
+      "$work/out/journal/$s.json" || fail "$s: the reason"
+    grep -q "predicted slower than [0-9.]* ms" "$work/out/feedback/$s.txt" || fail "$s: the feedback"
+  done
+  # The honest side: a thread per element is predicted as before (0.73x the reference) and
+  # earns speed points.
+  grep -q '"slower_than"' "$work/out/journal/basic.json" && fail "basic: slower_than"
+  awk -v p="$(col "$gb" basic performance)" 'BEGIN { exit !(p > 10) }' \
+    || fail "basic: speed points $(col "$gb" basic performance)"
+  ;;
 *) fail "unknown case $case_name" ;;
 esac
 echo "ok: $case_name"

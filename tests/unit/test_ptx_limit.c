@@ -15,15 +15,20 @@ static const char endless[] =
     "mov.u32 %r1, %tid.x;\nshl.b32 %r1, %r1, 2;\nmov.u32 %r3, s;\nadd.u32 %r1, %r1, %r3;\n"
     "mov.u32 %r2, 0;\nLOOP:\nadd.u32 %r2, %r2, 1;\nst.shared.u32 [%r1], %r2;\nbra.uni LOOP;\n}\n";
 
-static int launch(ptx_env env, ptx_error *err)
+/* `text`'s kernel `name` on `blocks` blocks of `threads` threads. */
+static int launch_of(const char *text, const char *name, unsigned blocks, unsigned threads,
+                     ptx_env env, ptx_error *err)
 {
-    ptx_module *m = ptx_module_parse("count.ptx", endless, strlen(endless), err);
+    ptx_module *m = ptx_module_parse("count.ptx", text, strlen(text), err);
     cr_assert_not_null(m, "%s", err->msg);
-    const ptx_entry *e = ptx_module_entry(m, "k");
-    int rc = ptx_launch_env(e, (ptx_dim3){2, 1, 1}, (ptx_dim3){64, 1, 1}, NULL, 0, &env, NULL, err);
+    const ptx_entry *e = ptx_module_entry(m, name);
+    int rc = ptx_launch_env(e, (ptx_dim3){blocks, 1, 1}, (ptx_dim3){threads, 1, 1}, NULL, 0, &env,
+                            NULL, err);
     ptx_module_free(m);
     return rc;
 }
+
+static int launch(ptx_env env, ptx_error *err) { return launch_of(endless, "k", 2, 64, env, err); }
 
 Test(ptx_limit, the_instruction_limit_asks_about_an_endless_loop)
 {
@@ -126,4 +131,46 @@ Test(ptx_limit, a_blocks_trips_are_its_own_not_its_slots_earlier_blocks)
     cr_assert(strstr(err.msg, "far more than the work needs: an endless loop, or more blocks than "
                               "the data needs (the launch has 4096 blocks of 64 threads)? In "
                               "block ("), "%s", err.msg);
+}
+
+/* The busy limits (ptx_env.max_warp_issue, max_block_issue): past them the caller knows the
+ * launch is slower than it need measure; within them a kernel runs to its end. */
+Test(ptx_limit, one_warp_past_the_warp_issue_limit_stops_the_launch_as_busy)
+{
+    ptx_error err;
+    cr_assert_eq(launch((ptx_env){.threads = 1, .max_warp_issue = 100000}, &err), -1);
+    cr_assert_eq(err.kind, PTX_ERROR_BUSY);
+    cr_assert_str_eq(err.msg, "in k, one warp alone issues more than 100000 instructions");
+}
+
+Test(ptx_limit, one_block_past_the_block_issue_limit_stops_the_launch_as_busy)
+{
+    ptx_error err;
+    cr_assert_eq(launch((ptx_env){.threads = 2, .max_block_issue = 300000}, &err), -1);
+    cr_assert_eq(err.kind, PTX_ERROR_BUSY);
+    cr_assert_str_eq(err.msg, "in k, one block's warps issue more than 300000 instructions");
+}
+
+/* 100 trips of three instructions per thread: about 300 warp instructions per warp. */
+static const char finite[] =
+    ".version 9.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry f()\n{\n.reg .b32 %r<3>;\n.reg .pred %p;\n"
+    "mov.u32 %r1, 0;\nLOOP:\nadd.u32 %r1, %r1, 1;\nsetp.lt.u32 %p, %r1, 100;\n@%p bra LOOP;\n"
+    "ret;\n}\n";
+
+static int launch_finite(ptx_env env, ptx_error *err)
+{
+    return launch_of(finite, "f", 4, 128, env, err);
+}
+
+Test(ptx_limit, a_kernel_within_the_busy_limits_runs_to_its_end)
+{
+    ptx_error err;
+    /* Four warps of about 300 instructions each: 1200 per block. */
+    cr_assert_eq(launch_finite((ptx_env){.threads = 2, .max_warp_issue = 400,
+                                         .max_block_issue = 1300}, &err), 0, "%s", err.msg);
+    cr_assert_eq(launch_finite((ptx_env){.threads = 2, .max_warp_issue = 250}, &err), -1);
+    cr_assert_eq(err.kind, PTX_ERROR_BUSY);
+    cr_assert_eq(launch_finite((ptx_env){.threads = 2, .max_block_issue = 1100}, &err), -1);
+    cr_assert_eq(err.kind, PTX_ERROR_BUSY);
 }
