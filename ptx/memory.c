@@ -225,6 +225,66 @@ static int resolve(block_ctx *b, const warp *w, const ptx_insn *in, const ptx_op
     return 0;
 }
 
+/* The words of a shared access of `size`-byte elements at `off` that element i touches. */
+static void element_words(uint64_t off, unsigned size, int i, unsigned words, unsigned *lo,
+                          unsigned *hi)
+{
+    unsigned at = (unsigned)(off % 4) + (unsigned)i * size;
+    *lo = at / 4 < words ? at / 4 : words - 1;
+    *hi = (at + size - 1) / 4 < words ? (at + size - 1) / 4 : words - 1;
+}
+
+/* Under diagnosis (taint.c): the origins a shared store leaves in each word it writes. */
+static void store_taint(const warp *w, const ptx_insn *in, int lane, uint64_t off, unsigned size,
+                        int32_t *words)
+{
+    unsigned n = (size * in->vec + 3) / 4, lo, hi;
+    for (int i = 0; i < in->vec; i++) {
+        int32_t t = ptx_taint_of(w, &in->ops[1 + i], lane);
+        element_words(off, size, i, n, &lo, &hi);
+        for (unsigned j = lo; t && j <= hi; j++)
+            words[j] = words[j] ? words[j] : t;
+    }
+}
+
+/* The origins a shared load's results take from the words they come from. */
+static void load_taint(warp *w, const ptx_insn *in, int lane, uint64_t off, unsigned size,
+                       const int32_t *words)
+{
+    unsigned n = (size * in->vec + 3) / 4, lo, hi;
+    for (int i = 0; i < in->vec; i++) {
+        int32_t t = 0;
+        element_words(off, size, i, n, &lo, &hi);
+        for (unsigned j = lo; !t && j <= hi; j++)
+            t = words[j];
+        if (t)
+            w->tainted = true;
+        if (w->tainted)
+            w->taint[(size_t)in->ops[i].reg * 32 + (size_t)lane] = t;
+    }
+}
+
+/* A load from elsewhere gives clean values; a store there of a value with an origin is where
+ * it leaves the kernel (global memory), or may (local memory: kept per thread, a call's
+ * arguments; followed no further). */
+static void taint_leaves(block_ctx *b, warp *w, const ptx_insn *in, int lane, int pc,
+                         unsigned space)
+{
+    for (int i = 0; i < in->vec; i++) {
+        if (in->op == OP_LD) {
+            w->taint[(size_t)in->ops[i].reg * 32 + (size_t)lane] = 0;
+            continue;
+        }
+        int32_t t = ptx_taint_of(w, &in->ops[1 + i], lane);
+        if (t) {
+            ptx_taint_report(b, w, lane, t, pc, space == SP_LOCAL    ? "a store to local memory"
+                                                : space == SP_GLOBAL ? "a store to global memory"
+                                                                     : "a store");
+            return;
+        }
+    }
+}
+
 static uint64_t load_bits(const void *p, unsigned size, int is_signed)
 {
     switch (size) {
@@ -428,8 +488,11 @@ PTX_HOT int ptx_exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t 
         if (rc > 0) {
             /* A bad read gives the poison pattern; a bad write goes nowhere. */
             if (load)
-                for (int i = 0; i < nv; i++)
+                for (int i = 0; i < nv; i++) {
                     w->regs[(size_t)in->ops[i].reg * 32 + (size_t)lane] = ~UINT64_C(0);
+                    if (w->tainted)
+                        w->taint[(size_t)in->ops[i].reg * 32 + (size_t)lane] = 0;
+                }
             continue;
         }
         uint8_t stored[4 * sizeof(uint64_t)]; /* a store's bytes, as they will land */
@@ -438,10 +501,20 @@ PTX_HOT int ptx_exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t 
                 store_bits(stored + (size_t)i * size, size,
                            ptx_operand_value(b, w, &in->ops[1 + i], lane));
         if (b->diag) {
-            if (acc.space == SP_SHARED && b->shadow)
-                diag_shared_history(b, w, lane, pc, acc.addr, total, !load, load ? NULL : stored);
-            else if (acc.space == SP_GLOBAL)
-                global_history(b, w, lane, pc, &acc, total, !load);
+            if (acc.space == SP_SHARED && b->shadow) {
+                int32_t words[DIAG_ACCESS_WORDS] = {0};
+                if (!load && w->tainted)
+                    store_taint(w, in, lane, acc.addr, size, words);
+                diag_shared_history(b, w, lane, pc, acc.addr, total, !load, load ? NULL : stored,
+                                    words);
+                if (load)
+                    load_taint(w, in, lane, acc.addr, size, words);
+            } else {
+                if (acc.space == SP_GLOBAL)
+                    global_history(b, w, lane, pc, &acc, total, !load);
+                if (w->tainted)
+                    taint_leaves(b, w, in, lane, pc, acc.space);
+            }
         }
         if (load)
             for (int i = 0; i < nv; i++)
@@ -483,7 +556,7 @@ int ptx_access_lane(block_ctx *b, const warp *w, const ptx_insn *in, const ptx_o
     if (b->diag && mode != PTX_ACCESS_SYNC) {
         bool write = mode == PTX_ACCESS_WRITE;
         if (acc.space == SP_SHARED && b->shadow)
-            diag_shared_history(b, w, lane, pc, acc.addr, size, write, NULL);
+            diag_shared_history(b, w, lane, pc, acc.addr, size, write, NULL, NULL);
         else if (acc.space == SP_GLOBAL)
             global_history(b, w, lane, pc, &acc, size, write);
     }
