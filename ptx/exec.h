@@ -240,6 +240,16 @@ static inline int32_t ptx_taint_of(const warp *w, const ptx_operand *o, int lane
 }
 /* A new block: no register holds such a value. */
 void ptx_taint_reset(block_ctx *b, warp *warps);
+/* One lane's ld or st of `size`-byte elements (in->vec of them) at shared offset `off`: the
+ * origins a store leaves in each word it writes (`words`, zeroed by the caller), and the
+ * origins a load's results take from the words diag_shared_history filled in. */
+void ptx_taint_shared_store(const warp *w, const ptx_insn *in, int lane, uint64_t off,
+                            unsigned size, int32_t *words);
+void ptx_taint_shared_load(warp *w, const ptx_insn *in, int lane, uint64_t off, unsigned size,
+                           const int32_t *words);
+/* One lane's ld or st anywhere else (`space`), in a warp holding such values. */
+void ptx_taint_elsewhere(block_ctx *b, warp *w, const ptx_insn *in, int lane, int pc,
+                         unsigned space);
 /* Arithmetic, logic, comparisons, conversions and moves, for the lanes in `mask`. */
 int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 /* Half precision (.f16, .bf16, .f16x2, .bf16x2): add, sub, mul, fma, min, max, abs, neg,

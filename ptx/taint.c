@@ -48,6 +48,66 @@ void ptx_taint_reset(block_ctx *b, warp *warps)
     }
 }
 
+/* The words of a shared access of `size`-byte elements at `off` that element i touches. */
+static void element_words(uint64_t off, unsigned size, int i, unsigned words, unsigned *lo,
+                          unsigned *hi)
+{
+    unsigned at = (unsigned)(off % 4) + (unsigned)i * size;
+    *lo = at / 4 < words ? at / 4 : words - 1;
+    *hi = (at + size - 1) / 4 < words ? (at + size - 1) / 4 : words - 1;
+}
+
+/* The origins a shared store leaves in each word it writes. */
+void ptx_taint_shared_store(const warp *w, const ptx_insn *in, int lane, uint64_t off,
+                            unsigned size, int32_t *words)
+{
+    unsigned n = (size * in->vec + 3) / 4, lo, hi;
+    for (int i = 0; i < in->vec; i++) {
+        int32_t t = ptx_taint_of(w, &in->ops[1 + i], lane);
+        element_words(off, size, i, n, &lo, &hi);
+        for (unsigned j = lo; t && j <= hi; j++)
+            words[j] = words[j] ? words[j] : t;
+    }
+}
+
+/* The origins a shared load's results take from the words they come from. */
+void ptx_taint_shared_load(warp *w, const ptx_insn *in, int lane, uint64_t off, unsigned size,
+                           const int32_t *words)
+{
+    unsigned n = (size * in->vec + 3) / 4, lo, hi;
+    for (int i = 0; i < in->vec; i++) {
+        int32_t t = 0;
+        element_words(off, size, i, n, &lo, &hi);
+        for (unsigned j = lo; !t && j <= hi; j++)
+            t = words[j];
+        if (t)
+            w->tainted = true;
+        if (w->tainted)
+            w->taint[(size_t)in->ops[i].reg * 32 + (size_t)lane] = t;
+    }
+}
+
+/* A load from elsewhere gives clean values; a store there of a value with an origin is where
+ * it leaves the kernel (global memory), or may (local memory: kept per thread, a call's
+ * arguments; followed no further). */
+void ptx_taint_elsewhere(block_ctx *b, warp *w, const ptx_insn *in, int lane, int pc,
+                         unsigned space)
+{
+    for (int i = 0; i < in->vec; i++) {
+        if (in->op == OP_LD) {
+            w->taint[(size_t)in->ops[i].reg * 32 + (size_t)lane] = 0;
+            continue;
+        }
+        int32_t t = ptx_taint_of(w, &in->ops[1 + i], lane);
+        if (t) {
+            ptx_taint_report(b, w, lane, t, pc, space == SP_LOCAL    ? "a store to local memory"
+                                                : space == SP_GLOBAL ? "a store to global memory"
+                                                                     : "a store");
+            return;
+        }
+    }
+}
+
 static inline int32_t *slot_of(warp *w, const ptx_operand *o)
 {
     return o->kind == OPK_REG && o->reg >= 0 ? w->taint + (size_t)o->reg * 32 : NULL;
