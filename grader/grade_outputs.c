@@ -2,6 +2,7 @@
  * folder), what the outputs show beside the entries (time submitted, leaderboard), the roster's
  * students without a submission, the files and grade's summary table. */
 #include "grader_context.h"
+#include "outputs_entry.h"
 #include "outputs.h"
 
 #include "runner_files.h"
@@ -92,7 +93,7 @@ static void print_summary(cJSON *const *entries, int count)
         double ratio = cJSON_GetObjectItem(perf, "ratio")->valuedouble;
         char frac[16], speed[48];
         snprintf(frac, sizeof frac, "%d/%d", passed, total);
-        snprintf(speed, sizeof speed, ratio > 0 ? "%.2fx%s" : "-", ratio,
+        snprintf(speed, sizeof speed, ratio > 0 ? "%s%.2fx%s" : "-", entry_slower(e) ? "<" : "", ratio,
                  cJSON_IsTrue(cJSON_GetObjectItem(perf, "predicted")) ? " (predicted)" : "");
         if (ratio <= 0 && cJSON_IsFalse(cJSON_GetObjectItem(perf, "graded")))
             snprintf(speed, sizeof speed, "not graded");

@@ -258,8 +258,8 @@ int grader_write_results_json(const char *path, const cJSON *entry, tl_error *er
                        cJSON_IsBool(ok) ? (cJSON_IsTrue(ok) ? "ok" : "failed") : "unknown",
                        st.passed, st.total);
     if (ratio > 0 && len > 0 && (size_t)len < sizeof out)
-        len += snprintf(out + len, sizeof out - (size_t)len, " Speed %.2fx the reference's%s.",
-                        ratio, entry_predicted(entry)
+        len += snprintf(out + len, sizeof out - (size_t)len, " Speed %s%.2fx the reference's%s.",
+                        entry_slower(entry) ? "below " : "", ratio, entry_predicted(entry)
                                    ? " (predicted for an H100 on the CPU backend)" : "");
     if (len > 0 && (size_t)len < sizeof out)
         snprintf(out + len, sizeof out - (size_t)len, hidden
@@ -460,9 +460,11 @@ static void feedback_performance(FILE *f, const cJSON *e)
         fputs("no passing timed run, so no speed ratio\n", f);
         return;
     }
-    fprintf(f, "%.2fx the reference's speed", ratio);
+    bool slower = entry_slower(e);
+    fprintf(f, "%s%.2fx the reference's speed", slower ? "below " : "", ratio);
     if (entry_positive(p, "student_ms", &ms) && entry_positive(p, "reference_ms", &ref))
-        fprintf(f, " (your kernel %.4g ms, reference %.4g ms)", ms, ref);
+        fprintf(f, " (your kernel %s%.4g ms, reference %.4g ms)", slower ? "slower than " : "", ms,
+                ref);
     fputc('\n', f);
     if (entry_predicted(e))
         fputs("  predicted for an H100 by the performance model (CPU backend), not measured\n", f);

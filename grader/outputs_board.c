@@ -36,6 +36,8 @@ static const char *unranked_reason(const cJSON *e, double *ms)
         return verdict;
     if (!verdict || !entry_positive(perf, "student_ms", ms))
         return "not timed";
+    if (entry_slower(e))
+        return "predicted slower than the time that earns speed points";
     return NULL;
 }
 

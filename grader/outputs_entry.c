@@ -67,6 +67,11 @@ bool entry_dataset_passed(const cJSON *d)
     return v && strcmp(v, "pass") == 0;
 }
 
+bool entry_slower(const cJSON *e)
+{
+    return cJSON_IsTrue(entry_field(entry_field(e, "performance"), "slower_than"));
+}
+
 bool entry_predicted(const cJSON *e)
 {
     return cJSON_IsTrue(entry_field(e, "predicted_time")) ||

@@ -9,6 +9,9 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+/* The performance model stopped counting once the kernel was past the time that earns speed
+ * points: its student_ms is a bound ("slower than"), not a time, and it is never ranked. */
+bool entry_slower(const cJSON *e);
 
 /* ---- reading entries ----------------------------------------------------------------------- */
 const cJSON *entry_field(const cJSON *o, const char *key); /* NULL-safe */

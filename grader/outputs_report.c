@@ -101,7 +101,7 @@ static void report_table(FILE *f, cJSON *const *entries, const keyed *order, int
         else
             fputs("<td>-</td>", f);
         if (ratio > 0)
-            fprintf(f, "<td>%.2fx</td><td>", ratio);
+            fprintf(f, "<td>%s%.2fx</td><td>", entry_slower(e) ? "&lt;" : "", ratio);
         else
             fputs("<td>-</td><td>", f);
         if (cJSON_IsFalse(ok))

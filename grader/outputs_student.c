@@ -116,7 +116,7 @@ static void put_performance(FILE *f, const cJSON *e)
     else if (ratio <= 0)
         fputs("no passing timed run, so no speed ratio", f);
     else
-        fprintf(f, "%.2fx the reference's speed%s", ratio,
+        fprintf(f, "%s%.2fx the reference's speed%s", entry_slower(e) ? "below " : "", ratio,
                 entry_predicted(e) ? ", predicted for an H100 by the performance model (CPU "
                                      "backend), not measured" : "");
     fputs("</p>\n", f);

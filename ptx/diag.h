@@ -38,9 +38,13 @@ void diag_race_finding(ptx_diag *d, const block_ctx *b, const ptx_insn *in, cons
                        int tid, int tid2, bool within_warp, const char *detail);
 /* Race and uninitialized-read checks of one lane's access of `size` bytes at shared offset
  * `off`, before it is made (diag_race.c): a read, or a write of the bytes `stored` (NULL: not
- * known). Atomics are not recorded: against each other they never race. */
+ * known). `taint` has one origin (taint.c) per word of the access: a write's words take them
+ * (NULL: clean values); a read fills them in, a never-written word's origin being this read
+ * (NULL: the value leaves shared memory for good, as a copy to global memory does, and such a
+ * word is a finding now). Atomics are not recorded: against each other they never race. */
+#define DIAG_ACCESS_WORDS 8 /* the most words one access touches: ld.v4.b64 */
 void diag_shared_history(block_ctx *b, const warp *w, int lane, int pc, uint64_t off,
-                         unsigned size, bool write, const uint8_t *stored);
+                         unsigned size, bool write, const uint8_t *stored, int32_t *taint);
 /* Which accesses met: the earlier one's, then the later one's. */
 typedef enum race_kind { RACE_WRITE_WRITE = 0, RACE_READ_WRITE, RACE_WRITE_READ } race_kind;
 /* A race between two accesses to one shared word, pc1's (by thread tid1) before pc2's (tid2)

@@ -16,6 +16,7 @@ void ptx_shadow_reset(block_ctx *b)
     for (uint64_t i = 0; i < words; i++)
         b->shadow[i] = (struct shadow_word){.wepoch = -1, .wpc = -1, .repoch = -1, .rpc = -1,
                                             .wtid = -1, .rtid = -1};
+    memset(b->shared_taint, 0, words * sizeof *b->shared_taint);
 }
 
 /* Whether an earlier access to a shared word, by thread `other` in barrier epoch `epoch` at its
@@ -44,7 +45,7 @@ static inline bool same_bytes(const uint8_t *now, const uint8_t *stored, unsigne
 /* Between warps a word is the unit; between lanes of one warp its bytes (a warp's lanes store
  * neighbouring bytes or halves of one word). */
 void diag_shared_history(block_ctx *b, const warp *w, int lane, int pc, uint64_t off,
-                         unsigned size, bool write, const uint8_t *stored)
+                         unsigned size, bool write, const uint8_t *stored, int32_t *taint)
 {
     /* The system's reserved region: cooperative groups synchronise their use of it with
      * atomics and acquire loads, which the barrier epochs here do not see. */
@@ -55,7 +56,6 @@ void diag_shared_history(block_ctx *b, const warp *w, int lane, int pc, uint64_t
                          ? b->static_words + (off - PTX_DYNAMIC_SHARED_BASE) / 4
                          : off / 4;
     int tid = w->base + lane;
-    const ptx_insn *code = b->e->code;
     uint32_t clock = b->lane_clocks[tid];
     /* One instruction's lanes writing one word: one of them wins, on every GPU (the CUDA C++
      * Programming Guide, "SIMT Architecture": which thread performs the final write is
@@ -85,11 +85,14 @@ void diag_shared_history(block_ctx *b, const warp *w, int lane, int pc, uint64_t
             s->wclock = clock;
             s->wissue = issue;
             s->wbytes = bytes;
+            b->shared_taint[first + i] = taint ? taint[i] : 0;
         } else {
-            if (s->wepoch < 0)
-                diag_finding(b->diag, DK_UNINIT_SHARED, b, &code[pc], NULL, tid, -1,
-                             "reads a shared word that no thread of the block has written");
-            else if (s->wepoch == b->epoch && s->wtid / PTX_WARP_SIZE != tid / PTX_WARP_SIZE)
+            int32_t origin = s->wepoch < 0 ? pc + 1 : b->shared_taint[first + i];
+            if (taint)
+                taint[i] = origin;
+            else if (origin)
+                ptx_taint_report(b, w, lane, origin, pc, "a copy out of shared memory");
+            if (s->wepoch == b->epoch && s->wtid / PTX_WARP_SIZE != tid / PTX_WARP_SIZE)
                 diag_shared_race(b, s->wpc, pc, s->wtid, tid, RACE_WRITE_READ, false);
             else if (lanes_race(b, tid, bytes, s->wtid, s->wepoch, s->wclock, s->wbytes))
                 diag_shared_race(b, s->wpc, pc, s->wtid, tid, RACE_WRITE_READ, true);

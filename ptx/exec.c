@@ -189,8 +189,11 @@ PTX_HOT static int run_warp(block_ctx *b, warp *w)
             b->stats->warp_instructions++;
             b->issued++;
             w->issued++;
-            if (b->diag)
+            if (b->diag) {
                 diag_issue(b->diag, in, exec);
+                if (w->tainted)
+                    ptx_taint_step(b, w, in, exec, mask, pc);
+            }
             b->stats->thread_instructions += (uint64_t)(exec == mask ? lanes : __builtin_popcount(exec));
             int op = in->op;
             if (op == OP_BRA) {
@@ -311,6 +314,8 @@ void ptx_block_begin(block_ctx *b, warp *warps)
     b->warps = warps;
     memset(b->bars, 0, sizeof b->bars);
     ptx_shadow_reset(b);
+    if (b->diag)
+        ptx_taint_reset(b, warps);
     ptx_lane_clocks_reset(b);
     ptx_async_reset(b);
     ptx_spin_reset(warps, b->nwarps);

@@ -76,6 +76,9 @@ typedef struct block_ctx {
     ptx_diag *diag;          /* diagnosis: record errors and go on */
     int32_t epoch;           /* barriers completed in this block, for race detection */
     struct shadow_word *shadow; /* per shared word, under diagnosis */
+    /* Under diagnosis, per shared word: the origin (taint.c) of the value its last store
+     * wrote, 0 when clean; a word never written is told by its shadow instead. */
+    int32_t *shared_taint;
     /* Under diagnosis (warpsync.c): per thread, its clock, and PTX_WARP_SIZE clocks, what it
      * knows of each other lane's of its warp through the __syncwarp()s they passed together.
      * Apart: every access reads its own clock, few read the others'. */
@@ -142,6 +145,11 @@ typedef struct warp {
     uint64_t trips;      /* backward branches taken: loop trips, for the report of a stopped run */
     uint64_t issued;     /* warp instructions issued, for the busy limit (ptx_env) */
     bool stored_global;  /* under diagnosis: a global store since its last global load */
+    /* Under diagnosis (taint.c): per register slot and lane, where its value came from when
+     * that was a read of shared memory no thread had written (the read's pc + 1; 0: a clean
+     * value), and whether any register of the warp holds such a value in this block. */
+    int32_t *taint;
+    bool tainted;
     uint32_t wsync_waiting;  /* lanes that reached a bar.warp.sync not yet complete */
     uint32_t wsync_mask[32]; /* the member mask each of them named */
 } warp;
@@ -219,6 +227,36 @@ int ptx_exec_async(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask, int
 void ptx_async_reset(block_ctx *b);
 /* Under diagnosis: forget the previous block's shared-memory history. */
 void ptx_shadow_reset(block_ctx *b);
+/* Under diagnosis, where a value read from never-written shared memory goes (taint.c). Such a
+ * read is a finding only once its value can change what the kernel does or leaves: when
+ * something derived from it is stored outside shared memory, decides a branch or a guard,
+ * forms an address, or goes into an atomic, a barrier or a call. Before each instruction of a
+ * warp holding such values (w->tainted): those uses reported, and the origins carried into
+ * the instruction's results. Loads set their results' origins themselves (memory.c). */
+void ptx_taint_step(block_ctx *b, warp *w, const ptx_insn *in, uint32_t exec, uint32_t mask,
+                    int pc);
+/* The finding for a value of `origin` (a read's pc + 1) that reaches instruction pc's `use`. */
+void ptx_taint_report(block_ctx *b, const warp *w, int lane, int32_t origin, int pc,
+                      const char *use);
+/* The origin a register operand's value in `lane` has (0 for anything else). */
+static inline int32_t ptx_taint_of(const warp *w, const ptx_operand *o, int lane)
+{
+    return (o->kind == OPK_REG || o->kind == OPK_ADDR) && o->reg >= 0
+               ? w->taint[(size_t)o->reg * 32 + (size_t)lane]
+               : 0;
+}
+/* A new block: no register holds such a value. */
+void ptx_taint_reset(block_ctx *b, warp *warps);
+/* One lane's ld or st of `size`-byte elements (in->vec of them) at shared offset `off`: the
+ * origins a store leaves in each word it writes (`words`, zeroed by the caller), and the
+ * origins a load's results take from the words diag_shared_history filled in. */
+void ptx_taint_shared_store(const warp *w, const ptx_insn *in, int lane, uint64_t off,
+                            unsigned size, int32_t *words);
+void ptx_taint_shared_load(warp *w, const ptx_insn *in, int lane, uint64_t off, unsigned size,
+                           const int32_t *words);
+/* One lane's ld or st anywhere else (`space`), in a warp holding such values. */
+void ptx_taint_elsewhere(block_ctx *b, warp *w, const ptx_insn *in, int lane, int pc,
+                         unsigned space);
 /* Arithmetic, logic, comparisons, conversions and moves, for the lanes in `mask`. */
 int ptx_exec_alu(block_ctx *b, warp *w, const ptx_insn *in, uint32_t mask);
 /* Half precision (.f16, .bf16, .f16x2, .bf16x2): add, sub, mul, fma, min, max, abs, neg,

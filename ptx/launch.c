@@ -40,6 +40,7 @@ typedef struct slot {
     block_ctx b;
     warp *warps;
     uint64_t *regs;
+    int32_t *taint; /* under diagnosis: the registers' origins (taint.c) */
     size_t local_bytes;
     ptx_error err;
     uint64_t index;    /* the block's linear index */
@@ -152,6 +153,8 @@ static void slot_free(slot *s, int nwarps)
     if (s->warps)
         ptx_spin_free(s->warps, nwarps);
     free(s->b.shadow);
+    free(s->b.shared_taint);
+    free(s->taint);
     free(s->b.lane_clocks);
     free(s->b.lane_known);
     free(s->b.mbar_valid);
@@ -214,13 +217,18 @@ static slot *slot_new(launch *l)
     s->regs = calloc((size_t)b->nwarps * 32 * (size_t)(e->nregs ? e->nregs : 1), sizeof *s->regs);
     if (b->diag) {
         b->static_words = (b->shared_bytes + 3) / 4;
-        b->shadow = malloc((b->static_words + (b->dynamic_bytes + 3) / 4 + 1) * sizeof *b->shadow);
+        size_t words = b->static_words + (b->dynamic_bytes + 3) / 4 + 1;
+        b->shadow = malloc(words * sizeof *b->shadow);
+        b->shared_taint = malloc(words * sizeof *b->shared_taint);
+        s->taint = calloc((size_t)b->nwarps * 32 * (size_t)(e->nregs ? e->nregs : 1),
+                          sizeof *s->taint);
         b->lane_clocks = malloc((size_t)b->nwarps * PTX_WARP_SIZE * sizeof *b->lane_clocks);
         b->lane_known = malloc((size_t)b->nwarps * PTX_WARP_SIZE * PTX_WARP_SIZE *
                                sizeof *b->lane_known);
     }
     if (!b->shared || !b->local || !s->warps || !s->regs ||
-        (b->diag && (!b->shadow || !b->lane_clocks || !b->lane_known))) {
+        (b->diag && (!b->shadow || !b->shared_taint || !s->taint || !b->lane_clocks ||
+                     !b->lane_known))) {
         slot_free(s, l->nwarps);
         return NULL;
     }
@@ -251,6 +259,7 @@ static void begin_block(launch *l, slot *s)
         w->base = k * 32;
         w->nlanes = b->nthreads - w->base < 32 ? b->nthreads - w->base : 32;
         w->regs = s->regs + (size_t)k * 32 * (size_t)e->nregs;
+        w->taint = s->taint ? s->taint + (size_t)k * 32 * (size_t)e->nregs : NULL;
         memset(w->pc, 0, sizeof w->pc);
         w->stored_global = false;
         w->wsync_waiting = 0;

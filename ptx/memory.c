@@ -428,8 +428,11 @@ PTX_HOT int ptx_exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t 
         if (rc > 0) {
             /* A bad read gives the poison pattern; a bad write goes nowhere. */
             if (load)
-                for (int i = 0; i < nv; i++)
+                for (int i = 0; i < nv; i++) {
                     w->regs[(size_t)in->ops[i].reg * 32 + (size_t)lane] = ~UINT64_C(0);
+                    if (w->tainted)
+                        w->taint[(size_t)in->ops[i].reg * 32 + (size_t)lane] = 0;
+                }
             continue;
         }
         uint8_t stored[4 * sizeof(uint64_t)]; /* a store's bytes, as they will land */
@@ -438,10 +441,20 @@ PTX_HOT int ptx_exec_memory(block_ctx *b, warp *w, const ptx_insn *in, uint32_t 
                 store_bits(stored + (size_t)i * size, size,
                            ptx_operand_value(b, w, &in->ops[1 + i], lane));
         if (b->diag) {
-            if (acc.space == SP_SHARED && b->shadow)
-                diag_shared_history(b, w, lane, pc, acc.addr, total, !load, load ? NULL : stored);
-            else if (acc.space == SP_GLOBAL)
-                global_history(b, w, lane, pc, &acc, total, !load);
+            if (acc.space == SP_SHARED && b->shadow) {
+                int32_t words[DIAG_ACCESS_WORDS] = {0};
+                if (!load && w->tainted)
+                    ptx_taint_shared_store(w, in, lane, acc.addr, size, words);
+                diag_shared_history(b, w, lane, pc, acc.addr, total, !load, load ? NULL : stored,
+                                    words);
+                if (load)
+                    ptx_taint_shared_load(w, in, lane, acc.addr, size, words);
+            } else {
+                if (acc.space == SP_GLOBAL)
+                    global_history(b, w, lane, pc, &acc, total, !load);
+                if (w->tainted)
+                    ptx_taint_elsewhere(b, w, in, lane, pc, acc.space);
+            }
         }
         if (load)
             for (int i = 0; i < nv; i++)
@@ -483,7 +496,7 @@ int ptx_access_lane(block_ctx *b, const warp *w, const ptx_insn *in, const ptx_o
     if (b->diag && mode != PTX_ACCESS_SYNC) {
         bool write = mode == PTX_ACCESS_WRITE;
         if (acc.space == SP_SHARED && b->shadow)
-            diag_shared_history(b, w, lane, pc, acc.addr, size, write, NULL);
+            diag_shared_history(b, w, lane, pc, acc.addr, size, write, NULL, NULL);
         else if (acc.space == SP_GLOBAL)
             global_history(b, w, lane, pc, &acc, size, write);
     }

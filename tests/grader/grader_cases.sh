@@ -579,6 +579,10 @@ slow_libwb)
     grep -q "predicted slower than [0-9.]* ms: in matrixMultiplyLines, one [a-z' ]* more than [0-9]* " \
       "$work/out/journal/$s.json" || fail "$s: the reason"
     grep -q "predicted slower than [0-9.]* ms" "$work/out/feedback/$s.txt" || fail "$s: the feedback"
+    # the bound reads as a bound, never as the kernel's time, and it is not ranked by it
+    grep -q "^Performance.*: below [0-9.]*x the reference's speed (your kernel slower than [0-9.]* ms" \
+      "$work/out/feedback/$s.txt" || fail "$s: the feedback's performance line"
+    grep -Eq "^$s +[0-9.]+/100 .* <[0-9.]+x \(predicted\)" "$work/stdout" || fail "$s: the summary's speed"
   done
   # The honest side: a thread per element is predicted as before (0.73x the reference) and
   # earns speed points.

@@ -459,3 +459,59 @@ Test(ptx_diag, divergent_syncwarps_order_their_lanes)
                                 "ld.shared.u32 %r2, [%r11+-64];\nEND:"),
                  0);
 }
+
+/* Reads of shared memory nothing wrote (taint.c): each lane reads a never-written word of sh at
+ * line 20 into %r2, then `use` does something with it at line 30. The diagnosis of one warp. */
+static char *unwritten_read(const char *use)
+{
+    char body[2048];
+    snprintf(body, sizeof body,
+             "mov.u32 %%r9, sh;\nsetp.ne.u32 %%p1, %%r0, %%r0;\n"
+             ".loc 1 20 1\nld.shared.u32 %%r2, [%%r9+128];\n.loc 1 30 1\n%s", use);
+    return diagnosis_of_shared(body, 32);
+}
+
+Test(ptx_diag, an_unwritten_shared_value_that_reaches_nothing_is_no_finding)
+{
+    static const char *const clean[] = {
+        "st.global.u32 [%rd3], %r0;", /* read, never used */
+        "mov.u32 %r2, 5;\nst.global.u32 [%rd3], %r2;", /* overwritten first */
+        "selp.b32 %r3, %r2, 7, %p1;\nst.global.u32 [%rd3], %r3;", /* selp takes the 7 */
+        "add.u32 %r3, %r2, 1;\n@%p1 st.global.u32 [%rd3], %r3;", /* no lane stores it */
+        "add.u32 %r3, %r2, 1;\nmov.u32 %r4, sh;\nst.shared.u32 [%r4], %r3;", /* kept in shared */
+    };
+    for (size_t i = 0; i < sizeof clean / sizeof *clean; i++) {
+        char *json = unwritten_read(clean[i]);
+        cr_assert_eq(errors_in(json), 0, "%s: %s", clean[i], json);
+        free(json);
+    }
+}
+
+Test(ptx_diag, an_unwritten_shared_value_that_reaches_a_use_is_a_finding_at_its_read)
+{
+    static const struct { const char *use, *says; } cases[] = {
+        {"mul.lo.u32 %r3, %r2, 3;\nst.global.u32 [%rd3], %r3;", "a store to global memory"},
+        {"setp.eq.u32 %p2, %r2, 0;\n@%p2 bra DONE;\nst.global.u32 [%rd3], %r0;\nDONE:",
+         "the condition of an if or a loop"},
+        {"and.b32 %r4, %r2, 0;\nmul.wide.u32 %rd6, %r4, 4;\nadd.s64 %rd7, %rd1, %rd6;\n"
+         "ld.global.u32 %r5, [%rd7];", "an address"},
+        {"shfl.sync.idx.b32 %r3, %r2, 0, 31, -1;\nst.global.u32 [%rd3], %r3;",
+         "a store to global memory"},
+        {"atom.global.add.u32 %r3, [%rd3], %r2;", "an atomic operation"},
+        /* through shared memory to another lane, then out */
+        {"mov.u32 %r4, sh;\nshl.b32 %r5, %r0, 2;\nadd.u32 %r6, %r4, %r5;\nst.shared.u32 [%r6], %r2;\n"
+         "bar.sync 0;\nxor.b32 %r7, %r5, 4;\nadd.u32 %r7, %r4, %r7;\nld.shared.u32 %r8, [%r7];\n"
+         "st.global.u32 [%rd3], %r8;", "a store to global memory"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *json = unwritten_read(cases[i].use);
+        char says[256];
+        snprintf(says, sizeof says, "a value made from it reaches %s at line 30\"",
+                 cases[i].says);
+        cr_assert_gt(errors_in(json), 0, "%s: %s", cases[i].use, json);
+        cr_assert(strstr(json, "\"kind\": \"uninitialized shared read\", \"file\": \"test.ptx\", "
+                               "\"line\": 20,") != NULL, "%s: %s", cases[i].use, json);
+        cr_assert(strstr(json, says) != NULL, "%s: %s", cases[i].use, json);
+        free(json);
+    }
+}
