@@ -511,14 +511,13 @@ static int run(int argc, char **argv)
         case 'c': bad = cli_parse_int("--counts-size", optarg, 1, 16384, &so.counts_size); break;
         case 's': so.svg = optarg; break;
         case 'v': so.tsv = optarg; break;
-        case 'b':
-            if (strcmp(optarg, "gpu") == 0)
-                so.backend = BENCH_BACKEND_GPU;
-            else if (strcmp(optarg, "cpu") == 0)
-                so.backend = BENCH_BACKEND_CPU;
-            else
+        case 'b': {
+            runner_backend b;
+            if (!runner_backend_parse(optarg, &b))
                 return cli_fail("bench: --backend expects gpu or cpu, not \"%s\"", optarg);
+            so.backend = b == RUNNER_CPU ? BENCH_BACKEND_CPU : BENCH_BACKEND_GPU;
             break;
+        }
         default:
             return cli_fail("bench: unknown or incomplete option \"%s\" (see --help)",
                             argv[optind - 1]);

@@ -164,10 +164,9 @@ static int run(int argc, char **argv)
                         "slurm-client)");
     char device[256];
     bool gpu = tl_device_name(device, sizeof device);
-    if (backend && strcmp(backend, "gpu") && strcmp(backend, "cpu"))
+    o.backend = gpu ? RUNNER_GPU : RUNNER_CPU;
+    if (backend && !runner_backend_parse(backend, &o.backend))
         return cli_fail("--backend expects gpu or cpu, got \"%s\"", backend);
-    o.backend = backend ? (strcmp(backend, "cpu") == 0 ? RUNNER_CPU : RUNNER_GPU)
-                        : (gpu ? RUNNER_GPU : RUNNER_CPU);
     /* With --slurm the tasks run on the cluster's nodes: this machine needs no GPU. */
     if (o.backend == RUNNER_GPU && !gpu && !o.slurm)
         return cli_fail("--backend gpu: there is no CUDA device here [%s]", device);

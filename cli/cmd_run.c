@@ -171,11 +171,7 @@ static int parse(int argc, char **argv, options *o)
             o->reps_given = true;
             break;
         case 'B':
-            if (strcmp(optarg, "gpu") == 0)
-                o->backend = RUNNER_GPU;
-            else if (strcmp(optarg, "cpu") == 0)
-                o->backend = RUNNER_CPU;
-            else
+            if (!runner_backend_parse(optarg, &o->backend))
                 return cli_fail("--backend expects gpu or cpu, got \"%s\"", optarg);
             o->backend_given = true;
             break;

@@ -111,6 +111,9 @@ typedef enum runner_backend {
 } runner_backend;
 
 const char *runner_backend_name(runner_backend b);
+/* A backend's name as run, grade and bench take it ("gpu", "cpu"; exactly those): false, and
+ * *out untouched, for anything else. */
+bool runner_backend_parse(const char *text, runner_backend *out);
 
 typedef struct runner_config {
     runner_backend backend;

@@ -227,3 +227,14 @@ void runner_config_default(runner_config *c, runner_backend backend)
 }
 
 const char *runner_backend_name(runner_backend b) { return b == RUNNER_CPU ? "cpu" : "gpu"; }
+
+bool runner_backend_parse(const char *text, runner_backend *out)
+{
+    static const runner_backend all[] = {RUNNER_GPU, RUNNER_CPU};
+    for (size_t i = 0; text && i < sizeof all / sizeof all[0]; i++)
+        if (strcmp(text, runner_backend_name(all[i])) == 0) {
+            *out = all[i];
+            return true;
+        }
+    return false;
+}
