@@ -36,7 +36,7 @@ int bench_time_on_gpu(const char *label, const char *source, const char *dataset
     memset(out, 0, sizeof *out);
     lab_program prog;
     char *messages = NULL;
-    if (lab_build(source, LAB_BACKEND_GPU, true, &prog, &messages) != LAB_BUILD_OK) {
+    if (lab_build(source, RUNNER_GPU, true, &prog, &messages) != LAB_BUILD_OK) {
         printf("  %-18s does not build:\n%s\n", label, messages ? messages : "");
         free(messages);
         return -1;

@@ -311,7 +311,7 @@ static bool cpu_lab_load(const char *lab, cpu_lab *out)
     char source[PATH_MAX - 64], path[PATH_MAX + 8];
     snprintf(source, sizeof source, "%s/solutions/%s/solution.cu", cli_root(), lab);
     char *messages = NULL;
-    if (lab_build(source, LAB_BACKEND_CPU, false, &out->prog, &messages) != LAB_BUILD_OK) {
+    if (lab_build(source, RUNNER_CPU, false, &out->prog, &messages) != LAB_BUILD_OK) {
         printf("  %s does not build:\n%s\n", lab, messages ? messages : "");
         free(messages);
         return false;

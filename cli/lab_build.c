@@ -53,12 +53,12 @@ static void mkdir_p(const char *dir)
 }
 
 /* -arch=native needs a GPU at build time; without one the kernels are built for Hopper. */
-static const char *choose_arch(lab_backend backend)
+static const char *choose_arch(runner_backend backend)
 {
     const char *forced = getenv("TILELAB_CUDA_ARCH");
     if (forced && *forced)
         return forced;
-    return backend == LAB_BACKEND_GPU && tl_gpu_available() ? "native" : TILELAB_DEFAULT_ARCH;
+    return backend == RUNNER_GPU && tl_gpu_available() ? "native" : TILELAB_DEFAULT_ARCH;
 }
 
 static bool device_debug;
@@ -86,7 +86,7 @@ static int run_nvcc(char **argv, lab_program *out, char **compiler_output)
     return LAB_BUILD_OK;
 }
 
-int lab_build(const char *source, lab_backend backend, bool with_cublas, lab_program *out,
+int lab_build(const char *source, runner_backend backend, bool with_cublas, lab_program *out,
               char **compiler_output)
 {
     memset(out, 0, sizeof *out);
@@ -102,7 +102,7 @@ int lab_build(const char *source, lab_backend backend, bool with_cublas, lab_pro
         h = hash_stamp(h, stamps[i]);
     h = hash_text(h, out->arch);
     h = hash_text(h, with_cublas ? "cublas" : "plain");
-    h = hash_text(h, backend == LAB_BACKEND_CPU ? "cpu" : "gpu");
+    h = hash_text(h, runner_backend_name(backend));
     h = hash_text(h, device_debug ? "-G" : "");
 
     const char *base = strrchr(source, '/');
@@ -125,7 +125,7 @@ int lab_build(const char *source, lab_backend backend, bool with_cublas, lab_pro
     const char *cjson_dir_end = strrchr(TILELAB_CJSON_LIB, '/');
     snprintf(rpath, sizeof rpath, "-rpath=%.*s", (int)(cjson_dir_end - TILELAB_CJSON_LIB),
              TILELAB_CJSON_LIB);
-    bool cpu = backend == LAB_BACKEND_CPU;
+    bool cpu = backend == RUNNER_CPU;
     if (cpu) {
         /* The CPU backend runs the kernels' PTX, with .loc lines for its messages. */
         char *ptx_argv[] = {TILELAB_NVCC, "-std=c++17", "-ptx",

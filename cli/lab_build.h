@@ -16,16 +16,13 @@ typedef struct lab_program {
 
 enum { LAB_BUILD_OK = 0, LAB_BUILD_FAILED = -1, LAB_BUILD_NO_SOURCE = -2 };
 
-typedef enum lab_backend {
-    LAB_BACKEND_GPU = 0, /* linked with libcudart: kernels run on the GPU */
-    LAB_BACKEND_CPU = 1  /* -cudart none, linked with the CPU backend; PTX written beside it */
-} lab_backend;
-
-/* Builds `source` (or finds it in the cache) for a backend. `with_cublas` links the cuBLAS
+/* Builds `source` (or finds it in the cache) for a backend: RUNNER_GPU links libcudart (kernels
+ * run on the GPU), RUNNER_CPU builds with -cudart none against the CPU backend and writes the
+ * PTX beside the program. `with_cublas` links the cuBLAS
  * comparison (bench only, GPU only; student programs never link it). On LAB_BUILD_FAILED,
  * *compiler_output holds nvcc's messages (malloc'd; they name the source file and its own line
  * numbers). */
-int lab_build(const char *source, lab_backend backend, bool with_cublas, lab_program *out,
+int lab_build(const char *source, runner_backend backend, bool with_cublas, lab_program *out,
               char **compiler_output);
 
 /* Device code built with -G (no optimisation, full debug information) from now on: for
