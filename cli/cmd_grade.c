@@ -102,7 +102,7 @@ static int run(int argc, char **argv)
     grade_options o;
     memset(&o, 0, sizeof o);
     const char *lab = NULL, *backend = NULL, *perf = NULL;
-    o.timeout = 60;
+    o.timeout = RUNNER_REPLAY_TIMEOUT_S;
     o.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
     int c;
     opterr = 0;

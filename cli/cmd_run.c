@@ -131,7 +131,7 @@ static int parse(int argc, char **argv, options *o)
         {"report", required_argument, NULL, 'R'}, {"libwb", no_argument, NULL, 'L'},
         {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
-    o->timeout = 60;
+    o->timeout = RUNNER_REPLAY_TIMEOUT_S;
     o->reps = 10;
     o->ncu = true;
     o->safety = true;

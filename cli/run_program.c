@@ -144,7 +144,7 @@ int run_program(const run_program_options *given)
     runner_config_default(&c, o->backend);
     c.program = true;
     c.sandbox = !o->no_sandbox;
-    c.replay_timeout_s = o->timeout;
+    runner_config_set_timeout(&c, o->timeout);
     c.reps = o->reps;
     c.device_debug = o->device_debug;
     runner_program p;

@@ -33,8 +33,7 @@ int session_open(session *s, const session_options *o, const char *source, const
     memset(s, 0, sizeof *s);
     runner_config *c = &s->config;
     runner_config_default(c, o->backend);
-    c->replay_timeout_s = o->timeout;
-    c->capture_timeout_s = o->timeout < 30 ? o->timeout : 30;
+    runner_config_set_timeout(c, o->timeout);
     if (o->reps > 0)
         c->reps = o->reps;
     c->device_debug = o->device_debug;

@@ -19,8 +19,7 @@ void grade_config(const grade_context *c, int slot, runner_config *out)
     out->sandbox = !c->o->no_sandbox;
     out->slot = slot;
     out->turns = c->turns;
-    out->replay_timeout_s = c->o->timeout;
-    out->capture_timeout_s = c->o->timeout < 30 ? c->o->timeout : 30;
+    runner_config_set_timeout(out, c->o->timeout);
     out->reps = c->o->reps;
     out->compute_capability = c->compute_capability;
 }

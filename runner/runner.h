@@ -134,6 +134,13 @@ typedef struct runner_config {
                                  the lab functions' capture main */
 } runner_config;
 
+/* The defaults of runner_config_default. A capture runs the host code once on stubs, which a
+ * correct program does in well under a second: however long a replay may take, a capture gets
+ * at most RUNNER_CAPTURE_MAX_S. */
+#define RUNNER_BUILD_TIMEOUT_S 300
+#define RUNNER_REPLAY_TIMEOUT_S 60
+#define RUNNER_CAPTURE_MAX_S 30
+
 #define RUNNER_SLOT_UID_BASE 61000
 #define RUNNER_MAX_SLOTS 256
 #define RUNNER_SLOT_OWN (-1)
@@ -181,6 +188,9 @@ typedef struct runner_config {
 /* Defaults: the backend given, sandbox on, a slot of this process's own, timeouts 300 s build,
  * 30 s capture, 60 s replay, 10 repetitions on a GPU and 3 on the CPU backend. */
 void runner_config_default(runner_config *c, runner_backend backend);
+/* A replay's time limit, and the capture's that follows from it (the same, at most
+ * RUNNER_CAPTURE_MAX_S). */
+void runner_config_set_timeout(runner_config *c, int replay_timeout_s);
 
 /* ---- worker slots ------------------------------------------------------------------------- */
 /* With root, a worker's builds and captures run as its slot's user, and that user's process

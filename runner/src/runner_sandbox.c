@@ -211,14 +211,20 @@ void runner_sandbox_describe(const runner_config *c, char *out, size_t size)
              "worker slot for builds and captures" : ", the grader's own user");
 }
 
+void runner_config_set_timeout(runner_config *c, int replay_timeout_s)
+{
+    c->replay_timeout_s = replay_timeout_s;
+    c->capture_timeout_s = replay_timeout_s < RUNNER_CAPTURE_MAX_S ? replay_timeout_s
+                                                                   : RUNNER_CAPTURE_MAX_S;
+}
+
 void runner_config_default(runner_config *c, runner_backend backend)
 {
     memset(c, 0, sizeof *c);
     c->backend = backend;
     c->sandbox = true;
-    c->build_timeout_s = 300;
-    c->capture_timeout_s = 30;
-    c->replay_timeout_s = 60;
+    c->build_timeout_s = RUNNER_BUILD_TIMEOUT_S;
+    runner_config_set_timeout(c, RUNNER_REPLAY_TIMEOUT_S);
     c->reps = backend == RUNNER_GPU ? 10 : 3;
     /* A slot of this process's own, leased when a sandbox first needs its user: commands run at
      * the same time (a test suite's, say) would otherwise count their sandboxes against one

@@ -125,3 +125,17 @@ Test(backend, parsed_from_its_own_names_only)
         cr_assert_eq(b, RUNNER_GPU);
     }
 }
+
+Test(config, a_capture_gets_the_replay_limit_up_to_its_own_cap)
+{
+    runner_config c;
+    runner_config_default(&c, RUNNER_CPU);
+    cr_assert_eq(c.replay_timeout_s, RUNNER_REPLAY_TIMEOUT_S);
+    cr_assert_eq(c.capture_timeout_s, RUNNER_CAPTURE_MAX_S);
+    runner_config_set_timeout(&c, 10);
+    cr_assert_eq(c.replay_timeout_s, 10);
+    cr_assert_eq(c.capture_timeout_s, 10);
+    runner_config_set_timeout(&c, 600);
+    cr_assert_eq(c.replay_timeout_s, 600);
+    cr_assert_eq(c.capture_timeout_s, RUNNER_CAPTURE_MAX_S);
+}
