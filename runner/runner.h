@@ -353,6 +353,12 @@ typedef struct runner_dataset {
     tl_size size;
 } runner_dataset;
 
+/* A dataset's inputs and their reference product: the folder's files, or the inputs made from
+ * the seed. A, B and ref are the caller's to free (tl_matrix_free, tl_product_ref_free), on
+ * failure too; the error names the folder. */
+int runner_dataset_load(const runner_dataset *d, tl_matrix *A, tl_matrix *B, tl_product_ref *ref,
+                        tl_error *err);
+
 typedef struct runner_replay_opts {
     bool time;                /* time the student's kernel (and lab 05's baseline) */
     bool baseline;            /* lab 05: also check and time the given baseline */

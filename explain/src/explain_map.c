@@ -61,35 +61,6 @@ static void set_tiles(explain_map *m, const caplog_launch *launch)
     }
 }
 
-/* The dataset's inputs and reference: its folder's files, or the inputs made from its seed. */
-static int load_reference(const runner_dataset *d, tl_matrix *A, tl_matrix *B, tl_product_ref *ref,
-                          tl_error *err)
-{
-    if (d->generated) {
-        if (tl_matrix_alloc(A, d->size.m, d->size.k, err) != 0 ||
-            tl_matrix_alloc(B, d->size.k, d->size.n, err) != 0)
-            return -1;
-        tl_fill_inputs(d->seed, 0, d->size, A, B);
-        return tl_product_ref_init(ref, A, B, NULL, 0, err);
-    }
-    static const char *const names[] = {"input0.raw", "input1.raw", "output.raw"};
-    tl_matrix *m[3], E = {0, 0, NULL};
-    m[0] = A;
-    m[1] = B;
-    m[2] = &E;
-    for (int i = 0; i < 3; i++) {
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%.3800s/%s", d->dir, names[i]);
-        if (tl_matrix_read(path, m[i], err) != 0) {
-            tl_matrix_free(&E);
-            return -1;
-        }
-    }
-    int rc = tl_product_ref_init(ref, A, B, &E, 0, err);
-    tl_matrix_free(&E);
-    return rc;
-}
-
 static void count_wrong(explain_map *m, const tl_product_ref *ref, const tl_matrix *P)
 {
     int64_t n = (int64_t)P->rows * P->cols;
@@ -117,7 +88,7 @@ int explain_map_build(explain_map *m, const runner_dataset *d, const char *resul
     tl_product_ref ref;
     memset(&ref, 0, sizeof ref);
     int rc = -1;
-    if (load_reference(d, &A, &B, &ref, err) != 0 ||
+    if (runner_dataset_load(d, &A, &B, &ref, err) != 0 ||
         tl_matrix_read_result(result_path, &P, err) != 0)
         goto done;
     if (P.rows != ref.expected.rows || P.cols != ref.expected.cols) {

@@ -152,7 +152,7 @@ static void on_bytes(void *ctx, const char *data, size_t n)
 
 /* ---- the dataset and its reference ------------------------------------------------------- */
 
-static int load_dataset(const runner_dataset *d, tl_matrix *A, tl_matrix *B, tl_product_ref *ref,
+int runner_dataset_load(const runner_dataset *d, tl_matrix *A, tl_matrix *B, tl_product_ref *ref,
                         tl_error *err)
 {
     memset(A, 0, sizeof *A);
@@ -165,7 +165,7 @@ static int load_dataset(const runner_dataset *d, tl_matrix *A, tl_matrix *B, tl_
         return tl_product_ref_init(ref, A, B, NULL, 0, err);
     }
     char path[PATH_MAX];
-    tl_matrix E;
+    tl_matrix E = {0, 0, NULL};
     snprintf(path, sizeof path, "%.4000s/input0.raw", d->dir);
     if (tl_matrix_read(path, A, err) != 0)
         return -1;
@@ -173,8 +173,10 @@ static int load_dataset(const runner_dataset *d, tl_matrix *A, tl_matrix *B, tl_
     if (tl_matrix_read(path, B, err) != 0)
         return -1;
     snprintf(path, sizeof path, "%.4000s/output.raw", d->dir);
-    if (tl_matrix_read(path, &E, err) != 0)
+    if (tl_matrix_read(path, &E, err) != 0) {
+        tl_matrix_free(&E);
         return -1;
+    }
     int rc = tl_product_ref_init(ref, A, B, &E, 0, err);
     tl_matrix_free(&E);
     if (rc != 0)
@@ -474,7 +476,7 @@ int runner_replay(const runner_config *c, const runner_program *p, const runner_
     tl_matrix A, B;
     tl_product_ref ref;
     memset(&ref, 0, sizeof ref);
-    if (load_dataset(d, &A, &B, &ref, err) != 0) {
+    if (runner_dataset_load(d, &A, &B, &ref, err) != 0) {
         tl_matrix_free(&A);
         tl_matrix_free(&B);
         out->verdict = TL_VERDICT_BAD_INPUT;
