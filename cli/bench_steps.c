@@ -27,10 +27,6 @@
 #define STEP_ZERO "solutions/05-bank-conflicts/solution.cu"
 #define STEPS_DIR "solutions/06-challenge/steps"
 #define STEPS_LAST "solutions/06-challenge/solution.cu"
-/* The steps follow lab 06's contract, which is lab 04's: until lab 06 is in the table, lab 04
- * stands for it. */
-#define STEPS_LAB "06-challenge"
-#define STEPS_FALLBACK_LAB "04-rectangular"
 #define STEPS_REPLAY_TIMEOUT_S 600
 #define COUNTS_SIZE_GPU 2048 /* ncu's dataset: big enough for every SM, quick to profile */
 #define COUNTS_SIZE_CPU 256  /* the interpreter's: every block run with the checks on */
@@ -470,19 +466,33 @@ static void write_svg(FILE *f, const step *steps, int n, bool gpu, int size, int
 
 /* ---- the suite ----------------------------------------------------------------------------- */
 
+/* The lab whose steps these are (lab 06); the steps follow its contract, which is lab 04's: where
+ * no lab has steps, the lab of that contract stands for it. */
+static const tl_lab *steps_lab(void)
+{
+    int nlabs = 0;
+    const tl_lab *labs = tl_labs(&nlabs), *contract = NULL;
+    for (int i = 0; i < nlabs; i++) {
+        if (labs[i].steps)
+            return &labs[i];
+        if (labs[i].steps_contract && !contract)
+            contract = &labs[i];
+    }
+    return contract;
+}
+
 int bench_steps(const bench_steps_options *o)
 {
     char device[256];
-    bool have_gpu = tl_device_name(device, sizeof device);
-    if (o->backend == BENCH_BACKEND_GPU && !have_gpu) {
-        fprintf(stderr, "bench steps: --backend gpu needs a CUDA device, and there is none here "
-                "[%s]\n", device);
+    runner_backend backend = o->backend;
+    bool have_gpu = runner_backend_default(&backend, o->backend_given, device, sizeof device);
+    bool gpu = runner_backend_about(backend)->device;
+    if (gpu && !have_gpu) {
+        fprintf(stderr, "bench steps: --backend %s needs a CUDA device, and there is none here "
+                "[%s]\n", runner_backend_name(backend), device);
         return 4;
     }
-    bool gpu = have_gpu && o->backend != BENCH_BACKEND_CPU;
-    const tl_lab *lab = tl_lab_find(STEPS_LAB);
-    if (!lab)
-        lab = tl_lab_find(STEPS_FALLBACK_LAB);
+    const tl_lab *lab = steps_lab();
     step steps[MAX_STEPS];
     tl_error err;
     int n = find_steps(steps, &err);

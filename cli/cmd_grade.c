@@ -22,7 +22,7 @@ static const char usage[] =
     "  SUBMISSIONS     a folder with one folder per student (student id = folder name) holding\n"
     "                  template.cu (a single other .cu is accepted with a warning), or one\n"
     "                  submission folder holding the .cu (Gradescope style)\n"
-    "  --lab LAB       01-basic ... 06-challenge (or 02, tiled, ...), or a lab described by\n"
+    "  --lab LAB       {labs} (or 02, tiled, ...), or a lab described by\n"
     "                  a lab.json (the file, or its folder: examples/kit-labs/*): every\n"
     "                  submission is then a whole libwb program with its own main, captured and\n"
     "                  replayed whole, and the answer it hands to wbSolution is checked by the\n"
@@ -142,36 +142,33 @@ static int run(int argc, char **argv)
     o.submissions = argv[optind];
     if (!lab)
         return cli_fail("grade: which lab? add --lab LAB");
-    o.lab = tl_lab_find(lab);
-    static runner_program_lab described;
+    static runner_lab resolved;
     tl_error err;
-    if (!o.lab && access(lab, F_OK) == 0) {
-        if (runner_program_lab_read(lab, &described, &err) != 0)
-            return cli_fail("grade: %s", err.msg);
-        o.program = &described;
-        if (o.libwb)
-            return cli_fail("grade: --libwb is for a matrix lab; a lab.json's submissions are "
-                            "whole programs already");
-    } else if (!o.lab) {
-        return cli_fail("grade: no lab \"%s\" (01-basic ... 06-challenge, or a lab.json "
-                        "or the folder holding one)", lab);
-    }
+    int found = cli_lab_resolve("grade", lab, false, &resolved);
+    if (found != 0)
+        return found;
+    o.lab = resolved.matrix;
+    o.program = runner_lab_described(&resolved);
+    if (o.program && o.libwb)
+        return cli_fail("grade: --libwb is for a matrix lab; a lab.json's submissions are "
+                        "whole programs already");
     if ((o.partition || o.gres || o.array_limit || o.slurm_time) && !o.slurm)
         return cli_fail("grade: --partition, --gres, --array-limit and --slurm-time go with --slurm");
     if (o.slurm && (!grade_slurm_on_path("sbatch") || !grade_slurm_on_path("squeue")))
         return cli_fail("grade --slurm: sbatch and squeue were not found on PATH: run it where "
                         "Slurm's client commands are (a login node), or install them (Debian: "
                         "slurm-client)");
-    char device[256];
-    bool gpu = tl_device_name(device, sizeof device);
-    o.backend = gpu ? RUNNER_GPU : RUNNER_CPU;
+    char device[256], backends[RUNNER_BACKEND_NAMES_SIZE];
     if (backend && !runner_backend_parse(backend, &o.backend))
-        return cli_fail("--backend expects gpu or cpu, got \"%s\"", backend);
+        return cli_fail("--backend expects %s, got \"%s\"",
+                        runner_backend_names(backends, sizeof backends), backend);
+    bool gpu = runner_backend_default(&o.backend, backend != NULL, device, sizeof device);
     /* With --slurm the tasks run on the cluster's nodes: this machine needs no GPU. */
-    if (o.backend == RUNNER_GPU && !gpu && !o.slurm)
-        return cli_fail("--backend gpu: there is no CUDA device here [%s]", device);
+    if (runner_backend_about(o.backend)->device && !gpu && !o.slurm)
+        return cli_fail("--backend %s: there is no CUDA device here [%s]",
+                        runner_backend_name(o.backend), device);
     if (!o.reps)
-        o.reps = o.backend == RUNNER_GPU ? 10 : 3;
+        o.reps = runner_backend_about(o.backend)->reps;
     if (o.program && perf && strcmp(perf, "2048") != 0)
         return cli_fail("--perf-size: a lab.json's class is not timed against a reference");
     if (!perf)
