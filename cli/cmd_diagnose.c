@@ -373,7 +373,7 @@ static int resolve(const char *lab_arg, const char *source, bool solution, bool 
     if (rc != 0)
         return rc;
     t->lab = lab.matrix;
-    if (runner_lab_described(&lab)) {
+    if (!runner_lab_shipped(&lab)) {
         t->program = lab.described;
         if (!source || solution)
             return cli_fail("diagnose: a lab described by %s has no template of tilelab's: give "
@@ -396,7 +396,7 @@ static int resolve(const char *lab_arg, const char *source, bool solution, bool 
     t->whole = t->whole || libwb || runner_source_defines_main(t->src);
     if (t->whole && t->lab) {
         char datasets[PATH_MAX];
-        snprintf(datasets, sizeof datasets, "%.3000s/datasets/%s", cli_root(), t->lab->id);
+        runner_lab_datasets(&lab, cli_root(), datasets, sizeof datasets);
         runner_program_lab_for(t->lab, datasets, &t->program);
     }
     t->name = t->lab ? t->lab->id : t->program.name;

@@ -156,10 +156,11 @@ static int choose_backend(grade_options *o, const char *backend)
 
 /* The performance dataset's size, and the datasets and outputs' folders unless given (into
  * datasets[PATH_MAX] and out[PATH_MAX]). */
-static int sizes_and_folders(grade_options *o, const char *perf, char *datasets, char *out)
+static int sizes_and_folders(grade_options *o, const runner_lab *lab, const char *perf,
+                             char *datasets, char *out)
 {
     tl_error err;
-    if (o->program && perf && strcmp(perf, "2048") != 0)
+    if (!runner_lab_shipped(lab) && perf && strcmp(perf, "2048") != 0)
         return cli_fail("--perf-size: a lab.json's class is not timed against a reference");
     if (!perf)
         o->perf_size = o->lab ? o->lab->perf : (tl_size){2048, 2048, 2048};
@@ -169,15 +170,12 @@ static int sizes_and_folders(grade_options *o, const char *perf, char *datasets,
         (o->perf_size.m != o->perf_size.k || o->perf_size.k != o->perf_size.n))
         return cli_fail("--perf-size: lab %s multiplies square matrices; give one size N",
                         o->lab->id);
-    const char *id = o->program ? o->program->name : o->lab->id;
-    if (!o->datasets && o->program) {
-        o->datasets = o->program->datasets;
-    } else if (!o->datasets) {
-        snprintf(datasets, PATH_MAX, "%.3000s/datasets/%s", cli_root(), o->lab->id);
+    if (!o->datasets) {
+        runner_lab_datasets(lab, cli_root(), datasets, PATH_MAX);
         o->datasets = datasets;
     }
     if (!o->out) {
-        snprintf(out, PATH_MAX, "grades/%s", id);
+        snprintf(out, PATH_MAX, "grades/%s", runner_lab_name(lab));
         if (access("grades", F_OK) != 0 && mkdir("grades", 0755) != 0)
             return cli_fail("cannot create the folder grades/ here");
         o->out = out;
@@ -219,7 +217,7 @@ static int run(int argc, char **argv)
                         "slurm-client)");
     char datasets[PATH_MAX], out[PATH_MAX];
     if ((rc = choose_backend(&o, n.backend)) != 0 ||
-        (rc = sizes_and_folders(&o, n.perf, datasets, out)) != 0)
+        (rc = sizes_and_folders(&o, &resolved, n.perf, datasets, out)) != 0)
         return rc;
     tl_error err;
     rc = grade_class(&o, &err);

@@ -200,7 +200,7 @@ static int parse(int argc, char **argv, options *o)
         return rc;
     o->lab = lab.matrix;
     o->lab_arg = o->lab ? o->lab->id : argv[optind];
-    if (runner_lab_described(&lab)) {
+    if (!runner_lab_shipped(&lab)) {
         o->program = lab.described;
         if (!n.source || n.solution)
             return cli_fail("run: a lab described by %s has no template of tilelab's: give the "

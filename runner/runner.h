@@ -352,6 +352,11 @@ int runner_lab_resolve(const char *name, runner_lab *out, tl_error *err);
 const runner_program_lab *runner_lab_described(const runner_lab *lab);
 /* Its name as outputs give it: a matrix lab's id ("02-tiled"), or a described lab's name. */
 const char *runner_lab_name(const runner_lab *lab);
+/* Whether the kit ships the lab's files: a template (labs/ID/template.cu) and a reference solution
+ * (solutions/ID/solution.cu) that performance is timed against; a described lab has neither. */
+bool runner_lab_shipped(const runner_lab *lab);
+/* Its datasets' folder: the kit's (ROOT/datasets/ID) or the description's. */
+void runner_lab_datasets(const runner_lab *lab, const char *root, char *out, size_t size);
 
 /* The description one of the kit's matrix labs gives a whole libwb program handed in for it:
  * type matrix, the error bound, input0.raw and input1.raw, output.raw, in `datasets`. */

@@ -203,6 +203,16 @@ const char *runner_lab_name(const runner_lab *lab)
     return lab->kind == RUNNER_LAB_DESCRIBED ? lab->described.name : lab->matrix->id;
 }
 
+bool runner_lab_shipped(const runner_lab *lab) { return lab->kind == RUNNER_LAB_MATRIX; }
+
+void runner_lab_datasets(const runner_lab *lab, const char *root, char *out, size_t size)
+{
+    if (lab->kind == RUNNER_LAB_DESCRIBED)
+        snprintf(out, size, "%s", lab->described.datasets);
+    else
+        snprintf(out, size, "%.3000s/datasets/%s", root, lab->matrix->id);
+}
+
 void runner_program_lab_for(const tl_lab *lab, const char *datasets, runner_program_lab *out)
 {
     memset(out, 0, sizeof *out);

@@ -39,6 +39,9 @@ toy_lab)
   run 0 "$toy" help datasets
   has "                  06-challenge, 07-toy (or 01, 2, tiled, ...), or \`all\` for every lab"
   run 0 "$cli" run --help; has "01-basic ... 06-challenge (or"; lacks "07-toy"
+  run 0 "$cli" help datasets  # the kit's, as it was written by hand
+  has "  LAB             01-basic, 02-tiled, 03-arbitrary, 04-rectangular, 05-bank-conflicts,"
+  has "                  06-challenge (or 01, 2, tiled, ...), or \`all\` for every lab"
 
   # Errors that list the labs.
   run 2 "$toy" run nosuch; has "05-bank-conflicts 06-challenge 07-toy, or a lab.json)"

@@ -107,6 +107,10 @@ Test(registry, one_resolution_gives_a_matrix_lab_or_a_described_one, .init = reg
     cr_expect_eq(lab.matrix, tl_lab_find("07-toy"));
     cr_expect_null(runner_lab_described(&lab));
     cr_expect_str_eq(runner_lab_name(&lab), "07-toy");
+    cr_expect(runner_lab_shipped(&lab));
+    char datasets[PATH_MAX];
+    runner_lab_datasets(&lab, "/kit", datasets, sizeof datasets);
+    cr_expect_str_eq(datasets, "/kit/datasets/07-toy");
 
     cr_expect_eq(runner_lab_resolve("08-nothing", &lab, &err), RUNNER_LAB_UNKNOWN);
 
@@ -116,6 +120,10 @@ Test(registry, one_resolution_gives_a_matrix_lab_or_a_described_one, .init = reg
     cr_expect_null(lab.matrix);
     cr_assert_not_null(runner_lab_described(&lab));
     cr_expect_str_eq(runner_lab_name(&lab), "vector-add");
+    cr_expect_not(runner_lab_shipped(&lab));
+    runner_lab_datasets(&lab, "/kit", datasets, sizeof datasets);
+    cr_expect_str_eq(datasets, lab.described.datasets);
+    cr_expect(strstr(datasets, "vector-add/datasets") != NULL, "%s", datasets);
 
     /* a path that is there but holds no description is an error, not an unknown lab */
     cr_expect_eq(runner_lab_resolve(TILELAB_TEST_DATA, &lab, &err), -1);
