@@ -138,8 +138,7 @@ typedef struct named {
 /* One option getopt_long returned: 0, or the exit status of a bad one. */
 static int parse_option(int c, char **argv, options *o, named *n)
 {
-    char backend_names[RUNNER_BACKEND_NAMES_SIZE];
-    runner_backend_names(backend_names, sizeof backend_names);
+    char names[RUNNER_BACKEND_NAMES_SIZE];
     switch (c) {
     case 'S': n->solution = true; break;
     case 's': n->source = optarg; break;
@@ -167,7 +166,8 @@ static int parse_option(int c, char **argv, options *o, named *n)
         return cli_parse_int("--reps", optarg, 1, 100, &o->reps) ? TL_EXIT_BAD_INPUT : 0;
     case 'B':
         if (!runner_backend_parse(optarg, &o->backend))
-            return cli_fail("--backend expects %s, got \"%s\"", backend_names, optarg);
+            return cli_fail("--backend expects %s, got \"%s\"",
+                            runner_backend_names(names, sizeof names), optarg);
         o->backend_given = true;
         break;
     default:
