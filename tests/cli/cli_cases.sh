@@ -24,6 +24,14 @@ malformed)
   [ "$(wc -l <"$work/err")" = 1 ] || fail "expected exactly one line on stderr"
   has "$work/ds/input0.raw$after_name"
   ;;
+lab_ids)
+  # No lab is named by its id outside the registry (datagen/lab_sizes.c): the commands, the
+  # grader and the runner ask a lab's capabilities. ARGS: the kit's root. Comments may name one.
+  root="$1"
+  grep -rnE '"[0-9]{2}-[a-z][a-z-]*"' "$root"/cli "$root"/grader "$root"/runner "$root"/explain \
+    --include=*.c --include=*.h | grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/\*|\*)' >"$work/found"
+  [ ! -s "$work/found" ] || fail "a lab id outside the registry: $(cat "$work/found")"
+  ;;
 toy_lab)
   # docs/contributing.md's toy lab. ARGS: the program built with one more lab registered
   # (toy_lab.c). It names the lab in every usage text and error that lists the labs, resolves it
