@@ -62,7 +62,8 @@ const tl_lab *tl_lab_find(const char *name);
 
 #define TL_MAX_LABS 16
 /* Adds a lab after the kit's (a toy lab of a test, a course's own lab built into its kit): its
- * number is its place in the list. The lab and its tables must outlive the program. Returns -1
+ * number is its place in the list. The entry is copied; its strings and size table must last as
+ * long as the program. Returns -1
  * with err filled when the id is taken, has no "NN-name" form matching its place, or the list is
  * full. */
 int tl_lab_register(const tl_lab *lab, tl_error *err);
@@ -77,9 +78,8 @@ typedef enum tl_lab_names_style {
 } tl_lab_names_style;
 const char *tl_lab_names(tl_lab_names_style style, char *out, size_t size);
 #define TL_LAB_NAMES_SIZE (TL_MAX_LABS * 64)
-/* Writes `text` to `out` with each "{labs}" replaced by TL_LAB_NAMES_RANGE's list, each
- * "{lab-list}" by TL_LAB_NAMES_SPACED's, and each "{lab-commas}" by TL_LAB_NAMES_COMMAS's,
- * wrapped: an id that would pass column TL_USAGE_WIDTH starts a new line, indented to the
+/* Writes `text` to `out` with each "{labs}" replaced by TL_LAB_NAMES_RANGE's list and each
+ * "{lab-commas}" by TL_LAB_NAMES_COMMAS's, wrapped: an id that would pass column TL_USAGE_WIDTH starts a new line, indented to the
  * column the placeholder began at (usage texts, error messages). */
 #define TL_USAGE_WIDTH 96
 void tl_lab_names_expand(FILE *out, const char *text);

@@ -172,22 +172,22 @@ const tl_lab *tl_lab_find(const char *name)
 
 int tl_lab_register(const tl_lab *lab, tl_error *err)
 {
+    const char *id = lab->id ? lab->id : "(no id)";
     if (lab_count() == TL_MAX_LABS)
-        return tl_error_set(err, "lab %s: the list of labs is full (%d)", lab->id, TL_MAX_LABS);
+        return tl_error_set(err, "lab %s: the list of labs is full (%d)", id, TL_MAX_LABS);
     char number[16];
     snprintf(number, sizeof number, "%02d-", nlabs + 1);
-    const char *name = lab->id ? lab->id + strlen(number) : NULL;
-    if (!lab->id || strncmp(lab->id, number, strlen(number)) != 0 || !*name ||
-        all_digits(name))
+    const char *name = id + strlen(number);
+    if (!lab->id || strncmp(id, number, strlen(number)) != 0 || !*name || all_digits(name))
         return tl_error_set(err, "lab %s: expected an id \"%sNAME\" (its place in the list)",
-                            lab->id ? lab->id : "(none)", number);
+                            id, number);
     if (tl_lab_find(name))
         return tl_error_set(err, "lab %s: the name %s is taken", lab->id, name);
     lab_table[nlabs++] = *lab;
     return 0;
 }
 
-/* Appends `text` (at most `len` bytes of it) to out[size] at *at, as far as it fits. */
+/* Appends `text` to out[size] at *at, as far as it fits. */
 static void append(char *out, size_t size, size_t *at, const char *text)
 {
     for (size_t i = 0; text[i] && *at + 1 < size; i++)
@@ -218,7 +218,6 @@ static const struct {
     tl_lab_names_style style;
 } placeholders[] = {
     {"{labs}", TL_LAB_NAMES_RANGE},
-    {"{lab-list}", TL_LAB_NAMES_SPACED},
     {"{lab-commas}", TL_LAB_NAMES_COMMAS},
 };
 

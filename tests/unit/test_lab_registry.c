@@ -93,6 +93,9 @@ Test(registry, a_lab_is_refused_a_place_or_name_not_its_own, .init = register_to
     cr_expect(strstr(err.msg, "taken") != NULL, "%s", err.msg);
     wrong.id = "08-12"; /* a name that reads as a number */
     cr_expect_eq(tl_lab_register(&wrong, &err), -1);
+    wrong.id = NULL;
+    cr_expect_eq(tl_lab_register(&wrong, &err), -1);
+    cr_expect(strstr(err.msg, "(no id)") != NULL, "%s", err.msg);
     int n = 0;
     tl_labs(&n);
     cr_expect_eq(n, 7);
