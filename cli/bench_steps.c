@@ -24,13 +24,6 @@
 #include <sys/stat.h>
 
 #define MAX_STEPS 16
-#define STEP_ZERO "solutions/05-bank-conflicts/solution.cu"
-#define STEPS_DIR "solutions/06-challenge/steps"
-#define STEPS_LAST "solutions/06-challenge/solution.cu"
-/* The steps follow lab 06's contract, which is lab 04's: until lab 06 is in the table, lab 04
- * stands for it. */
-#define STEPS_LAB "06-challenge"
-#define STEPS_FALLBACK_LAB "04-rectangular"
 #define STEPS_REPLAY_TIMEOUT_S 600
 #define COUNTS_SIZE_GPU 2048 /* ncu's dataset: big enough for every SM, quick to profile */
 #define COUNTS_SIZE_CPU 256  /* the interpreter's: every block run with the checks on */
@@ -77,14 +70,44 @@ static void add_step(step *steps, int *n, const char *name, const char *source)
     snprintf(s->check, sizeof s->check, "-");
 }
 
-/* Step 0, the files of the steps folder in the order of their numbers, and the reference
- * solution when there is one. Returns the count, or -1 with err. */
-static int find_steps(step *steps, tl_error *err)
+static bool has_steps(const tl_lab *lab) { return lab->steps; }
+static bool has_steps_contract(const tl_lab *lab) { return lab->steps_contract; }
+static bool has_padded_kernel(const tl_lab *lab) { return lab->bank_conflicts; }
+
+/* The first lab of the registry `has` says yes to, or NULL. */
+static const tl_lab *first_lab(bool (*has)(const tl_lab *))
+{
+    int nlabs = 0;
+    const tl_lab *labs = tl_labs(&nlabs);
+    for (int i = 0; i < nlabs; i++)
+        if (has(&labs[i]))
+            return &labs[i];
+    return NULL;
+}
+
+/* The lab whose steps these are (lab 06); the steps follow its contract, which is lab 04's: where
+ * no lab has steps, the lab of that contract stands for it. */
+static const tl_lab *steps_lab(void)
+{
+    const tl_lab *lab = first_lab(has_steps);
+    return lab ? lab : first_lab(has_steps_contract);
+}
+
+/* Step 0 (lab 05's padded kernel), the files of the steps folder (solutions/LAB/steps) in the
+ * order of their numbers, and LAB's reference solution when there is one. Returns the count, or
+ * -1 with err. */
+static int find_steps(const tl_lab *lab, step *steps, tl_error *err)
 {
     int n = 0;
-    add_step(steps, &n, "0-lab05-padded", STEP_ZERO);
+    char steps_dir[512], source[1024]; /* under the root, named by ids */
+    const tl_lab *padded = first_lab(has_padded_kernel);
+    if (padded) {
+        snprintf(source, sizeof source, "solutions/%s/solution.cu", padded->id);
+        add_step(steps, &n, "0-lab05-padded", source);
+    }
+    snprintf(steps_dir, sizeof steps_dir, "solutions/%s/steps", lab->id);
     char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%.3000s/%s", cli_root(), STEPS_DIR);
+    snprintf(dir, sizeof dir, "%.3000s/%s", cli_root(), steps_dir);
     struct dirent **list = NULL;
     int count = scandir(dir, &list, NULL, alphasort);
     if (count < 0)
@@ -102,9 +125,9 @@ static int find_steps(step *steps, tl_error *err)
         }
     }
     for (int i = 0; i < nfiles; i++) {
-        char name[64], source[PATH_MAX];
+        char name[64];
         snprintf(name, sizeof name, "%.*s", (int)(strlen(files[i]) - 3), files[i]);
-        snprintf(source, sizeof source, "%s/%s", STEPS_DIR, files[i]);
+        snprintf(source, sizeof source, "%s/%s", steps_dir, files[i]);
         add_step(steps, &n, name, source);
     }
     for (int i = 0; i < count; i++)
@@ -113,12 +136,13 @@ static int find_steps(step *steps, tl_error *err)
     if (nfiles == 0)
         return tl_error_set(err, "%s: no step files (N-name.cu)", dir);
     char last[PATH_MAX];
-    snprintf(last, sizeof last, "%.3000s/%s", cli_root(), STEPS_LAST);
+    snprintf(source, sizeof source, "solutions/%s/solution.cu", lab->id);
+    snprintf(last, sizeof last, "%.3000s/%s", cli_root(), source);
     struct stat st;
     if (stat(last, &st) == 0 && S_ISREG(st.st_mode)) {
         char name[64];
         snprintf(name, sizeof name, "%d-solution", n);
-        add_step(steps, &n, name, STEPS_LAST);
+        add_step(steps, &n, name, source);
     }
     return n;
 }
@@ -473,19 +497,18 @@ static void write_svg(FILE *f, const step *steps, int n, bool gpu, int size, int
 int bench_steps(const bench_steps_options *o)
 {
     char device[256];
-    bool have_gpu = tl_device_name(device, sizeof device);
-    if (o->backend == BENCH_BACKEND_GPU && !have_gpu) {
-        fprintf(stderr, "bench steps: --backend gpu needs a CUDA device, and there is none here "
-                "[%s]\n", device);
+    runner_backend backend = o->backend;
+    bool have_gpu = runner_backend_default(&backend, o->backend_given, device, sizeof device);
+    bool gpu = runner_backend_about(backend)->device;
+    if (gpu && !have_gpu) {
+        fprintf(stderr, "bench steps: --backend %s needs a CUDA device, and there is none here "
+                "[%s]\n", runner_backend_name(backend), device);
         return 4;
     }
-    bool gpu = have_gpu && o->backend != BENCH_BACKEND_CPU;
-    const tl_lab *lab = tl_lab_find(STEPS_LAB);
-    if (!lab)
-        lab = tl_lab_find(STEPS_FALLBACK_LAB);
+    const tl_lab *lab = steps_lab();
     step steps[MAX_STEPS];
     tl_error err;
-    int n = find_steps(steps, &err);
+    int n = lab ? find_steps(lab, steps, &err) : tl_error_set(&err, "no lab has steps");
     if (n < 0)
         return cli_fail("bench steps: %s", err.msg);
     static const char tsv_what[] = "table (--tsv)", svg_what[] = "picture (--svg)";

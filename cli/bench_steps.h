@@ -2,18 +2,15 @@
 #ifndef TILELAB_CLI_BENCH_STEPS_H
 #define TILELAB_CLI_BENCH_STEPS_H
 
-typedef enum bench_backend {
-    BENCH_BACKEND_AUTO = 0, /* the GPU where there is one, else the CPU backend */
-    BENCH_BACKEND_GPU,
-    BENCH_BACKEND_CPU
-} bench_backend;
+#include "runner.h"
 
 typedef struct bench_steps_options {
     int size;           /* timed (GPU) or predicted (CPU backend) at size^3 */
     int counts_size;    /* the counters' dataset: size^3; 0: the backend's default */
     int reps;
     int threads;        /* for writing the datasets */
-    bench_backend backend;
+    runner_backend backend; /* with backend_given; else runner_backend_default's */
+    bool backend_given;
     const char *svg;    /* the roofline picture, or NULL */
     const char *tsv;    /* the table as TSV, or NULL */
 } bench_steps_options;

@@ -8,7 +8,8 @@
 typedef struct cli_command {
     const char *name;
     const char *summary; /* one line for `tilelab help` */
-    const char *usage;   /* the full --help text */
+    const char *usage;   /* the full --help text, printed by tl_lab_names_expand: {labs} and
+                            the like stand for the labs of the registry */
     int (*run)(int argc, char **argv);
 } cli_command;
 
@@ -23,6 +24,14 @@ extern const cli_command cmd_grade;
 extern const cli_command cmd_export;
 /* Hidden from the overview: what grade --slurm's tasks run. */
 extern const cli_command cmd_grade_task;
+
+typedef struct runner_lab runner_lab;
+/* Resolves LAB as run, diagnose, grade and export take it (runner_lab_resolve: a lab's id,
+ * number or name, else a lab.json or its folder). Returns 0, or the exit status of the error it
+ * printed: the student's commands (`every_id`: run, diagnose) list every lab's id, the
+ * instructor's (grade, export) the first and the last, and name themselves before a description
+ * that cannot be read. */
+int cli_lab_resolve(const char *command, const char *name, bool every_id, runner_lab *out);
 
 /* Prints "tilelab: error: ..." on stderr and returns TL_EXIT_BAD_INPUT. */
 int cli_fail(const char *fmt, ...)

@@ -23,6 +23,8 @@
 /* Lab 06's reference against cuBLAS, percent: at N^3, and at the two smaller shapes. */
 #define CHALLENGE_TARGET_FULL 85.0
 #define CHALLENGE_TARGET 75.0
+/* bench cpu's large width: the first measured lab's reference at this width^3, every core. */
+#define BENCH_CPU_LARGE 1024
 
 static const char usage[] =
     "usage: ./tilelab bench [datasets | cpu | labs | steps | front-door] [--size N] [--reps R]\n"
@@ -285,10 +287,9 @@ static int bench_labs(int size, int reps, int threads)
     int nlabs = 0;
     const tl_lab *labs = tl_labs(&nlabs);
     for (int i = 0; i < nlabs; i++) {
-        bool rectangular = strcmp(labs[i].id, "04-rectangular") == 0;
-        bool challenge = strcmp(labs[i].id, "06-challenge") == 0;
+        bool challenge = labs[i].cublas_targets;
         for (int sh = 0; sh < (challenge ? BENCH_SHAPES : 1); sh++) {
-            int at = rectangular ? 1 : sh;
+            int at = labs[i].bench_wide ? 1 : sh;
             /* The challenge's targets hold on an H100 at 4096^3 (85 %), 4096 x 2048 x 4096 and
              * 2048^3 (75 %); other sizes and GPUs show the same targets for comparison. */
             double target = !challenge ? 0 : at == 0 ? CHALLENGE_TARGET_FULL : CHALLENGE_TARGET;
@@ -317,7 +318,7 @@ static bool cpu_lab_load(const char *lab, cpu_lab *out)
         return false;
     }
     size_t len = 0;
-    snprintf(path, sizeof path, "%s.ptx", out->prog.path);
+    snprintf(path, sizeof path, "%.4000s.ptx", out->prog.path);
     char *text = files_read(path, &len);
     ptx_error perr;
     out->module = text ? ptx_module_parse(path, text, len, &perr) : NULL;
@@ -399,6 +400,36 @@ static void bench_cpu_lab(const char *lab, const cpu_lab *l, int width, int cpus
     }
 }
 
+/* The first lab bench cpu measures, further: at 1024^3 on every core, and as a whole lab program
+ * on its shipped dataset of its width. */
+static void bench_cpu_first(const tl_lab *lab, cpu_lab *l, int reps)
+{
+    ptx_stats st;
+    char label[96];
+    double s = cpu_lab_best(l, BENCH_CPU_LARGE, 0, reps < 3 ? reps : 3, &st);
+    snprintf(label, sizeof label, "%s kernel %d^3, every core", lab->id, BENCH_CPU_LARGE);
+    if (s > 0)
+        row(label, s, "s", "< 5 s", s < 5);
+    const int width = lab->bench_cpu_width;
+    int index = 0;
+    while (index < lab->nsizes && (lab->sizes[index].m != width || lab->sizes[index].k != width ||
+                                   lab->sizes[index].n != width))
+        index++;
+    if (index == lab->nsizes)
+        return;
+    char dataset[PATH_MAX - 64];
+    snprintf(dataset, sizeof dataset, "%s/datasets/%s/%d", cli_root(), lab->id, index);
+    char *argv[] = {l->prog.path, "--no-time", dataset, NULL};
+    proc_result r;
+    if (proc_run(argv, 600, 1 << 20, &r) == 0) {
+        snprintf(label, sizeof label, "%s whole lab program (%d^3)", lab->id, width);
+        row(label, r.seconds, "s", "< 2 s", r.seconds < 2);
+        if (r.exit_code != 0)
+            printf("  (the program exited with status %d)\n", r.exit_code);
+        proc_result_free(&r);
+    }
+}
+
 static int bench_cpu(int reps)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -406,33 +437,27 @@ static int bench_cpu(int reps)
     printf("CPU backend (blocks run on every CPU; %ld here; the fastest of %d runs):\n", cpus,
            reps);
     printf("  %-40s %10s %-8s %-14s\n", "what", "value", "unit", "target");
-    cpu_lab l02, l03;
-    bool ok02 = cpu_lab_load("02-tiled", &l02), ok03 = cpu_lab_load("03-arbitrary", &l03);
-    if (ok02)
-        bench_cpu_lab("02-tiled", &l02, 256, (int)cpus, reps);
-    if (ok03)
-        bench_cpu_lab("03-arbitrary", &l03, 257, (int)cpus, reps);
-    if (ok02) {
-        ptx_stats st;
-        double s = cpu_lab_best(&l02, 1024, 0, reps < 3 ? reps : 3, &st);
-        if (s > 0)
-            row("02-tiled kernel 1024^3, every core", s, "s", "< 5 s", s < 5);
-        char dataset[PATH_MAX - 64];
-        snprintf(dataset, sizeof dataset, "%s/datasets/02-tiled/4", cli_root());
-        char *argv[] = {l02.prog.path, "--no-time", dataset, NULL};
-        proc_result r;
-        if (proc_run(argv, 600, 1 << 20, &r) == 0) {
-            row("02-tiled whole lab program (256^3)", r.seconds, "s", "< 2 s", r.seconds < 2);
-            if (r.exit_code != 0)
-                printf("  (the program exited with status %d)\n", r.exit_code);
-            proc_result_free(&r);
-        }
-    }
-    if (ok02)
-        ptx_module_free(l02.module);
-    if (ok03)
-        ptx_module_free(l03.module);
-    return ok02 && ok03 ? TL_EXIT_OK : TL_EXIT_CRASH;
+    int nlabs = 0;
+    const tl_lab *labs = tl_labs(&nlabs);
+    const tl_lab *measured[TL_MAX_LABS];
+    cpu_lab loaded[TL_MAX_LABS];
+    bool ok[TL_MAX_LABS], all = true;
+    int n = 0;
+    for (int i = 0; i < nlabs; i++)
+        if (labs[i].bench_cpu_width > 0)
+            measured[n++] = &labs[i];
+    for (int i = 0; i < n; i++)
+        all &= ok[i] = cpu_lab_load(measured[i]->id, &loaded[i]);
+    for (int i = 0; i < n; i++)
+        if (ok[i])
+            bench_cpu_lab(measured[i]->id, &loaded[i], measured[i]->bench_cpu_width, (int)cpus,
+                          reps);
+    if (n > 0 && ok[0])
+        bench_cpu_first(measured[0], &loaded[0], reps);
+    for (int i = 0; i < n; i++)
+        if (ok[i])
+            ptx_module_free(loaded[i].module);
+    return all ? TL_EXIT_OK : TL_EXIT_CRASH;
 }
 
 #define FRONT_DOOR_TARGET_S 0.1
@@ -512,10 +537,11 @@ static int run(int argc, char **argv)
         case 's': so.svg = optarg; break;
         case 'v': so.tsv = optarg; break;
         case 'b': {
-            runner_backend b;
-            if (!runner_backend_parse(optarg, &b))
-                return cli_fail("bench: --backend expects gpu or cpu, not \"%s\"", optarg);
-            so.backend = b == RUNNER_CPU ? BENCH_BACKEND_CPU : BENCH_BACKEND_GPU;
+            char names[RUNNER_BACKEND_NAMES_SIZE];
+            if (!runner_backend_parse(optarg, &so.backend))
+                return cli_fail("bench: --backend expects %s, not \"%s\"",
+                                runner_backend_names(names, sizeof names), optarg);
+            so.backend_given = true;
             break;
         }
         default:

@@ -18,8 +18,7 @@ static const char usage[] =
     "precision and rounded once to float. The same lab, seed and size give byte-identical files on\n"
     "any machine, so regenerating the shipped datasets reports them unchanged.\n"
     "\n"
-    "  LAB             01-basic, 02-tiled, 03-arbitrary, 04-rectangular, 05-bank-conflicts,\n"
-    "                  06-challenge (or 01, 2, tiled, ...), or `all` for every lab\n"
+    "  LAB             {lab-commas} (or 01, 2, tiled, ...), or `all` for every lab\n"
     "  kit-labs        the datasets of examples/kit-labs, tilelab's versions of the GPU Teaching\n"
     "                  Kit's labs (vector-add, basic-matmul, tiled-matmul, list-scan, histogram,\n"
     "                  reduction, convolution), in the kit's formats (text vectors and matrices,\n"
@@ -307,10 +306,10 @@ static int run(int argc, char **argv)
     int nlabs = 0;
     const tl_lab *labs = tl_labs(&nlabs);
     const tl_lab *one = all ? NULL : tl_lab_find(which);
+    char names[TL_LAB_NAMES_SIZE];
     if (!all && !one)
-        return cli_fail("datasets: no lab \"%s\" (labs: 01-basic 02-tiled 03-arbitrary "
-                        "04-rectangular 05-bank-conflicts 06-challenge, or all, or kit-labs)",
-                        which);
+        return cli_fail("datasets: no lab \"%s\" (labs: %s, or all, or kit-labs)", which,
+                        tl_lab_names(TL_LAB_NAMES_SPACED, names, sizeof names));
     if (all && o.nsizes)
         return cli_fail("datasets: --size applies to one lab, not `all`");
 

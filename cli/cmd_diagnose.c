@@ -43,9 +43,6 @@ static const char usage[] =
 
 #define SECTOR_BYTES 32.0 /* the unit global memory is fetched in */
 
-/* Default datasets: index into datasets/LAB/ for each lab, in lab order. */
-static const char *const default_dataset[] = {"5", "2", "7", "11", "2", "5"};
-#define DEFAULT_DATASETS ((int)(sizeof default_dataset / sizeof default_dataset[0]))
 
 static double num(const cJSON *o, const char *key)
 {
@@ -348,7 +345,7 @@ static int diagnose_file(const tl_lab *lab, const char *source, const char *data
                  "finish on the dataset");
     } else if (rc == 0 && pred &&
                runner_predict(&s.config, &s.program, &s.capture, lab, shapes[1],
-                              strcmp(lab->id, "05-bank-conflicts") == 0, pred, counts, &err) != 0)
+                              lab->baseline, pred, counts, &err) != 0)
         snprintf(pred[0].detail, sizeof pred[0].detail, "no prediction: %.200s", err.msg);
     session_close(&s);
     if (rc != 0)
@@ -370,18 +367,18 @@ static int resolve(const char *lab_arg, const char *source, bool solution, bool 
                    const char *dataset, target *t)
 {
     memset(t, 0, sizeof *t);
-    t->lab = tl_lab_find(lab_arg);
+    runner_lab lab;
     tl_error err;
-    if (!t->lab && access(lab_arg, F_OK) == 0) {
-        if (runner_program_lab_read(lab_arg, &t->program, &err) != 0)
-            return cli_fail("%s", err.msg);
+    int rc = cli_lab_resolve("diagnose", lab_arg, true, &lab);
+    if (rc != 0)
+        return rc;
+    t->lab = lab.matrix;
+    if (!runner_lab_shipped(&lab)) {
+        t->program = lab.described;
         if (!source || solution)
             return cli_fail("diagnose: a lab described by %s has no template of tilelab's: give "
                             "the program with --source FILE", lab_arg);
         t->whole = true;
-    } else if (!t->lab) {
-        return cli_fail("diagnose: no lab \"%s\" (labs: 01-basic 02-tiled 03-arbitrary "
-                        "04-rectangular 05-bank-conflicts 06-challenge, or a lab.json)", lab_arg);
     }
     if (solution && source)
         return cli_fail("diagnose: --solution and --source are two different files; pick one");
@@ -399,22 +396,20 @@ static int resolve(const char *lab_arg, const char *source, bool solution, bool 
     t->whole = t->whole || libwb || runner_source_defines_main(t->src);
     if (t->whole && t->lab) {
         char datasets[PATH_MAX];
-        snprintf(datasets, sizeof datasets, "%.3000s/datasets/%s", cli_root(), t->lab->id);
+        runner_lab_datasets(&lab, cli_root(), datasets, sizeof datasets);
         runner_program_lab_for(t->lab, datasets, &t->program);
     }
     t->name = t->lab ? t->lab->id : t->program.name;
-    int nlabs = 0;
-    const tl_lab *labs = tl_labs(&nlabs);
     if (dataset)
         snprintf(t->ds, sizeof t->ds, "%s", dataset);
     else if (!t->lab && diagnose_program_dataset(&t->program, t->ds, sizeof t->ds) != 0)
         return cli_fail("diagnose: no dataset in %s (a folder per dataset, holding %s)",
                         cli_shown(t->program.datasets), t->program.inputs[0]);
-    else if (t->lab && t->lab - labs >= DEFAULT_DATASETS)
+    else if (t->lab && !t->lab->diagnose_dataset)
         return cli_fail("diagnose: lab %s has no default dataset: give --dataset DIR", t->name);
     else if (t->lab)
         snprintf(t->ds, sizeof t->ds, "%.3000s/datasets/%s/%s", cli_root(), t->lab->id,
-                 default_dataset[t->lab - labs]);
+                 t->lab->diagnose_dataset);
     if (t->whole && !diagnose_program_is_dataset(&t->program, t->ds, &err))
         return cli_fail("%s", err.msg);
     if (!t->whole && !cli_is_dataset(t->ds))
@@ -535,7 +530,7 @@ static int run(int argc, char **argv)
         print_traffic(mine, have_ref ? reference : NULL);
         if (lab)
             print_predictions(lab, pred, counts,
-                              !t.whole && strcmp(lab->id, "05-bank-conflicts") == 0);
+                              !t.whole && lab->baseline);
         cJSON_Delete(mine);
         cJSON_Delete(reference);
     }

@@ -49,7 +49,7 @@ static const char usage[] =
     "  prairielearn-results  what that entry script runs: the grader's results.json (Gradescope's\n"
     "                  format) as PrairieLearn's results.json (score 0..1, tests with points)\n"
     "\n"
-    "  LAB             01-basic ... 06-challenge (or 02, tiled, ...), or a lab.json (or\n"
+    "  LAB             {labs} (or 02, tiled, ...), or a lab.json (or\n"
     "                  its folder): a described lab, graded as whole libwb programs; the\n"
     "                  bundle's kit holds the description and its datasets (described/NAME)\n"
     "  --hidden DIR    hidden datasets (./tilelab datasets LAB --seed S), graded too; on\n"
@@ -108,17 +108,12 @@ static int parse(int argc, char **argv, options *o)
                         "(see --help)");
     o->format = argv[optind];
     o->lab_name = argv[optind + 1];
-    o->settings.lab = tl_lab_find(o->lab_name);
-    static runner_program_lab described;
-    tl_error err;
-    if (!o->settings.lab && access(o->lab_name, F_OK) == 0) {
-        if (runner_program_lab_read(o->lab_name, &described, &err) != 0)
-            return cli_fail("export: %s", err.msg);
-        o->settings.program = &described;
-    } else if (!o->settings.lab) {
-        return cli_fail("export: no lab \"%s\" (01-basic ... 06-challenge, or a lab.json "
-                        "or the folder holding one)", o->lab_name);
-    }
+    static runner_lab resolved;
+    int found = cli_lab_resolve("export", o->lab_name, false, &resolved);
+    if (found != 0)
+        return found;
+    o->settings.lab = resolved.matrix;
+    o->settings.program = runner_lab_described(&resolved);
     /* The image name goes into info.json as it is: keep it to what docker accepts. */
     for (const char *p = o->image; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || strchr("._-/:@", *p)))

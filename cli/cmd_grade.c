@@ -22,7 +22,7 @@ static const char usage[] =
     "  SUBMISSIONS     a folder with one folder per student (student id = folder name) holding\n"
     "                  template.cu (a single other .cu is accepted with a warning), or one\n"
     "                  submission folder holding the .cu (Gradescope style)\n"
-    "  --lab LAB       01-basic ... 06-challenge (or 02, tiled, ...), or a lab described by\n"
+    "  --lab LAB       {labs} (or 02, tiled, ...), or a lab described by\n"
     "                  a lab.json (the file, or its folder: examples/kit-labs/*): every\n"
     "                  submission is then a whole libwb program with its own main, captured and\n"
     "                  replayed whole, and the answer it hands to wbSolution is checked by the\n"
@@ -84,119 +84,143 @@ static const char usage[] =
     "run (the message says which; --slurm without sbatch and squeue on PATH), 3 with --slurm:\n"
     "some tasks ended without a journal entry (each is named; no outputs were written)\n";
 
+static const struct option longopts[] = {
+    {"lab", required_argument, NULL, 'l'},     {"datasets", required_argument, NULL, 'd'},
+    {"hidden", required_argument, NULL, 'H'},  {"out", required_argument, NULL, 'o'},
+    {"rubric", required_argument, NULL, 'r'},  {"backend", required_argument, NULL, 'b'},
+    {"jobs", required_argument, NULL, 'j'},    {"timeout", required_argument, NULL, 't'},
+    {"reps", required_argument, NULL, 'R'},    {"quiet", no_argument, NULL, 'q'},
+    {"perf-size", required_argument, NULL, 'P'}, {"no-sandbox", no_argument, NULL, 'X'},
+    {"roster", required_argument, NULL, 'S'},  {"slurm", no_argument, NULL, 'U'},
+    {"partition", required_argument, NULL, 'p'}, {"gres", required_argument, NULL, 'g'},
+    {"array-limit", required_argument, NULL, 'A'},
+    {"slurm-time", required_argument, NULL, 'T'}, {"libwb", no_argument, NULL, 'L'},
+    {"submission-metadata", required_argument, NULL, 'M'},
+    {NULL, 0, NULL, 0}};
+
+/* What the options name before the lab is known. */
+typedef struct named {
+    const char *lab, *backend, *perf;
+} named;
+
+/* One option getopt_long returned: 0, or the exit status of a bad one. */
+static int parse_option(int c, char **argv, grade_options *o, named *n)
+{
+    int bad = 0;
+    switch (c) {
+    case 'l': n->lab = optarg; break;
+    case 'd': o->datasets = optarg; break;
+    case 'H': o->hidden = optarg; break;
+    case 'o': o->out = optarg; break;
+    case 'r': o->rubric = optarg; break;
+    case 'S': o->roster = optarg; break;
+    case 'M': o->metadata = optarg; break;
+    case 'b': n->backend = optarg; break;
+    case 'j': bad = cli_parse_int("--jobs", optarg, 1, 256, &o->jobs); break;
+    case 't': bad = cli_parse_int("--timeout", optarg, 1, 86400, &o->timeout); break;
+    case 'R': bad = cli_parse_int("--reps", optarg, 1, 100, &o->reps); break;
+    case 'q': o->quiet = true; break;
+    case 'P': n->perf = optarg; break;
+    case 'X': o->no_sandbox = true; break;
+    case 'U': o->slurm = true; break;
+    case 'p': o->partition = optarg; break;
+    case 'g': o->gres = optarg; break;
+    case 'A':
+        bad = cli_parse_int("--array-limit", optarg, 1, GRADE_MAX_ARRAY_LIMIT, &o->array_limit);
+        break;
+    case 'T': o->slurm_time = optarg; break;
+    case 'L': o->libwb = true; break;
+    default:
+        return cli_fail("grade: unknown or incomplete option \"%s\" (see --help)",
+                        argv[optind - 1]);
+    }
+    return bad ? TL_EXIT_BAD_INPUT : 0;
+}
+
+/* The backend (--backend's, else the default) and its repetitions. */
+static int choose_backend(grade_options *o, const char *backend)
+{
+    char device[256], backends[RUNNER_BACKEND_NAMES_SIZE];
+    if (backend && !runner_backend_parse(backend, &o->backend))
+        return cli_fail("--backend expects %s, got \"%s\"",
+                        runner_backend_names(backends, sizeof backends), backend);
+    bool gpu = runner_backend_default(&o->backend, backend != NULL, device, sizeof device);
+    /* With --slurm the tasks run on the cluster's nodes: this machine needs no GPU. */
+    if (runner_backend_about(o->backend)->device && !gpu && !o->slurm)
+        return cli_fail("--backend %s: there is no CUDA device here [%s]",
+                        runner_backend_name(o->backend), device);
+    if (!o->reps)
+        o->reps = runner_backend_about(o->backend)->reps;
+    return 0;
+}
+
+/* The performance dataset's size, and the datasets and outputs' folders unless given (into
+ * datasets[PATH_MAX] and out[PATH_MAX]). */
+static int sizes_and_folders(grade_options *o, const runner_lab *lab, const char *perf,
+                             char *datasets, char *out)
+{
+    tl_error err;
+    if (!runner_lab_shipped(lab) && perf && strcmp(perf, "2048") != 0)
+        return cli_fail("--perf-size: a lab.json's class is not timed against a reference");
+    if (!perf)
+        o->perf_size = o->lab ? o->lab->perf : (tl_size){2048, 2048, 2048};
+    else if (tl_size_parse(perf, &o->perf_size, &err) != 0)
+        return cli_fail("--perf-size: %s", err.msg);
+    if (o->lab && o->lab->square &&
+        (o->perf_size.m != o->perf_size.k || o->perf_size.k != o->perf_size.n))
+        return cli_fail("--perf-size: lab %s multiplies square matrices; give one size N",
+                        o->lab->id);
+    if (!o->datasets) {
+        runner_lab_datasets(lab, cli_root(), datasets, PATH_MAX);
+        o->datasets = datasets;
+    }
+    if (!o->out) {
+        snprintf(out, PATH_MAX, "grades/%s", runner_lab_name(lab));
+        if (access("grades", F_OK) != 0 && mkdir("grades", 0755) != 0)
+            return cli_fail("cannot create the folder grades/ here");
+        o->out = out;
+    }
+    return 0;
+}
+
 static int run(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"lab", required_argument, NULL, 'l'},     {"datasets", required_argument, NULL, 'd'},
-        {"hidden", required_argument, NULL, 'H'},  {"out", required_argument, NULL, 'o'},
-        {"rubric", required_argument, NULL, 'r'},  {"backend", required_argument, NULL, 'b'},
-        {"jobs", required_argument, NULL, 'j'},    {"timeout", required_argument, NULL, 't'},
-        {"reps", required_argument, NULL, 'R'},    {"quiet", no_argument, NULL, 'q'},
-        {"perf-size", required_argument, NULL, 'P'}, {"no-sandbox", no_argument, NULL, 'X'},
-        {"roster", required_argument, NULL, 'S'},  {"slurm", no_argument, NULL, 'U'},
-        {"partition", required_argument, NULL, 'p'}, {"gres", required_argument, NULL, 'g'},
-        {"array-limit", required_argument, NULL, 'A'},
-        {"slurm-time", required_argument, NULL, 'T'}, {"libwb", no_argument, NULL, 'L'},
-        {"submission-metadata", required_argument, NULL, 'M'},
-        {NULL, 0, NULL, 0}};
     grade_options o;
     memset(&o, 0, sizeof o);
-    const char *lab = NULL, *backend = NULL, *perf = NULL;
+    named n = {NULL, NULL, NULL};
     o.timeout = RUNNER_REPLAY_TIMEOUT_S;
     o.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    int c;
+    int c, rc;
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        int bad = 0;
-        switch (c) {
-        case 'l': lab = optarg; break;
-        case 'd': o.datasets = optarg; break;
-        case 'H': o.hidden = optarg; break;
-        case 'o': o.out = optarg; break;
-        case 'r': o.rubric = optarg; break;
-        case 'S': o.roster = optarg; break;
-        case 'M': o.metadata = optarg; break;
-        case 'b': backend = optarg; break;
-        case 'j': bad = cli_parse_int("--jobs", optarg, 1, 256, &o.jobs); break;
-        case 't': bad = cli_parse_int("--timeout", optarg, 1, 86400, &o.timeout); break;
-        case 'R': bad = cli_parse_int("--reps", optarg, 1, 100, &o.reps); break;
-        case 'q': o.quiet = true; break;
-        case 'P': perf = optarg; break;
-        case 'X': o.no_sandbox = true; break;
-        case 'U': o.slurm = true; break;
-        case 'p': o.partition = optarg; break;
-        case 'g': o.gres = optarg; break;
-        case 'A': bad = cli_parse_int("--array-limit", optarg, 1, GRADE_MAX_ARRAY_LIMIT, &o.array_limit); break;
-        case 'T': o.slurm_time = optarg; break;
-        case 'L': o.libwb = true; break;
-        default:
-            return cli_fail("grade: unknown or incomplete option \"%s\" (see --help)",
-                            argv[optind - 1]);
-        }
-        if (bad)
-            return TL_EXIT_BAD_INPUT;
-    }
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1)
+        if ((rc = parse_option(c, argv, &o, &n)) != 0)
+            return rc;
     if (optind + 1 != argc)
         return cli_fail("grade: name one folder of submissions (see ./tilelab grade --help)");
     o.submissions = argv[optind];
-    if (!lab)
+    if (!n.lab)
         return cli_fail("grade: which lab? add --lab LAB");
-    o.lab = tl_lab_find(lab);
-    static runner_program_lab described;
-    tl_error err;
-    if (!o.lab && access(lab, F_OK) == 0) {
-        if (runner_program_lab_read(lab, &described, &err) != 0)
-            return cli_fail("grade: %s", err.msg);
-        o.program = &described;
-        if (o.libwb)
-            return cli_fail("grade: --libwb is for a matrix lab; a lab.json's submissions are "
-                            "whole programs already");
-    } else if (!o.lab) {
-        return cli_fail("grade: no lab \"%s\" (01-basic ... 06-challenge, or a lab.json "
-                        "or the folder holding one)", lab);
-    }
+    static runner_lab resolved;
+    if ((rc = cli_lab_resolve("grade", n.lab, false, &resolved)) != 0)
+        return rc;
+    o.lab = resolved.matrix;
+    o.program = runner_lab_described(&resolved);
+    if (o.program && o.libwb)
+        return cli_fail("grade: --libwb is for a matrix lab; a lab.json's submissions are "
+                        "whole programs already");
     if ((o.partition || o.gres || o.array_limit || o.slurm_time) && !o.slurm)
         return cli_fail("grade: --partition, --gres, --array-limit and --slurm-time go with --slurm");
     if (o.slurm && (!grade_slurm_on_path("sbatch") || !grade_slurm_on_path("squeue")))
         return cli_fail("grade --slurm: sbatch and squeue were not found on PATH: run it where "
                         "Slurm's client commands are (a login node), or install them (Debian: "
                         "slurm-client)");
-    char device[256];
-    bool gpu = tl_device_name(device, sizeof device);
-    o.backend = gpu ? RUNNER_GPU : RUNNER_CPU;
-    if (backend && !runner_backend_parse(backend, &o.backend))
-        return cli_fail("--backend expects gpu or cpu, got \"%s\"", backend);
-    /* With --slurm the tasks run on the cluster's nodes: this machine needs no GPU. */
-    if (o.backend == RUNNER_GPU && !gpu && !o.slurm)
-        return cli_fail("--backend gpu: there is no CUDA device here [%s]", device);
-    if (!o.reps)
-        o.reps = o.backend == RUNNER_GPU ? 10 : 3;
-    if (o.program && perf && strcmp(perf, "2048") != 0)
-        return cli_fail("--perf-size: a lab.json's class is not timed against a reference");
-    if (!perf)
-        o.perf_size = o.lab ? o.lab->perf : (tl_size){2048, 2048, 2048};
-    else if (tl_size_parse(perf, &o.perf_size, &err) != 0)
-        return cli_fail("--perf-size: %s", err.msg);
-    if (o.lab && o.lab->square &&
-        (o.perf_size.m != o.perf_size.k || o.perf_size.k != o.perf_size.n))
-        return cli_fail("--perf-size: lab %s multiplies square matrices; give one size N",
-                        o.lab->id);
-    const char *id = o.program ? o.program->name : o.lab->id;
     char datasets[PATH_MAX], out[PATH_MAX];
-    if (!o.datasets && o.program) {
-        o.datasets = o.program->datasets;
-    } else if (!o.datasets) {
-        snprintf(datasets, sizeof datasets, "%.3000s/datasets/%s", cli_root(), o.lab->id);
-        o.datasets = datasets;
-    }
-    if (!o.out) {
-        snprintf(out, sizeof out, "grades/%s", id);
-        if (access("grades", F_OK) != 0 && mkdir("grades", 0755) != 0)
-            return cli_fail("cannot create the folder grades/ here");
-        o.out = out;
-    }
-    int rc = grade_class(&o, &err);
+    if ((rc = choose_backend(&o, n.backend)) != 0 ||
+        (rc = sizes_and_folders(&o, &resolved, n.perf, datasets, out)) != 0)
+        return rc;
+    tl_error err;
+    rc = grade_class(&o, &err);
     if (rc == GRADE_TASKS_FAILED)
         return TL_EXIT_CRASH; /* each task that failed was named */
     if (rc != 0)

@@ -37,7 +37,7 @@ static const char usage[] =
     "unpadded baseline and the bank conflicts of both kernels (ncu's on a GPU when it is\n"
     "installed, the CPU backend's counters otherwise).\n"
     "\n"
-    "  LAB              01-basic ... 06-challenge (or 01, 2, tiled, ...)\n"
+    "  LAB              {labs} (or 01, 2, tiled, ...)\n"
     "  LAB.json         a lab graded as whole libwb programs: its lab.json, or the folder holding\n"
     "                   it (docs/libwb-compat.md; examples/kit-labs/*): FILE is a program with\n"
     "                   its own main, captured and replayed whole, the answer it hands to\n"
@@ -117,101 +117,106 @@ typedef struct options {
     const char *report;
 } options;
 
+static const struct option longopts[] = {
+    {"solution", no_argument, NULL, 'S'},     {"source", required_argument, NULL, 's'},
+    {"dataset", required_argument, NULL, 'd'}, {"json", no_argument, NULL, 'j'},
+    {"timeout", required_argument, NULL, 't'}, {"reps", required_argument, NULL, 'r'},
+    {"no-time", no_argument, NULL, 'T'},      {"no-ncu", no_argument, NULL, 'N'},
+    {"build-only", no_argument, NULL, 'b'},   {"backend", required_argument, NULL, 'B'},
+    {"save-outputs", required_argument, NULL, 'O'}, {"device-debug", no_argument, NULL, 'G'},
+    {"no-sandbox", no_argument, NULL, 'X'},   {"no-safety", no_argument, NULL, 'C'},
+    {"fail-fast", no_argument, NULL, 'F'},    {"watch", no_argument, NULL, 'W'},
+    {"report", required_argument, NULL, 'R'}, {"libwb", no_argument, NULL, 'L'},
+    {NULL, 0, NULL, 0}};
+
+/* The files an option names, until the lab is known. */
+typedef struct named {
+    const char *source;
+    bool solution;
+} named;
+
+/* One option getopt_long returned: 0, or the exit status of a bad one. */
+static int parse_option(int c, char **argv, options *o, named *n)
+{
+    char names[RUNNER_BACKEND_NAMES_SIZE];
+    switch (c) {
+    case 'S': n->solution = true; break;
+    case 's': n->source = optarg; break;
+    case 'd':
+        if (o->ndatasets == MAX_DATASETS)
+            return cli_fail("at most %d --dataset options", MAX_DATASETS);
+        o->datasets[o->ndatasets++] = optarg;
+        break;
+    case 'j': o->json = true; break;
+    case 'T': o->no_time = true; break;
+    case 'N': o->ncu = false; break;
+    case 'b': o->build_only = true; break;
+    case 'O': o->save_outputs = optarg; break;
+    case 'R': o->report = optarg; break;
+    case 'G': o->device_debug = true; break;
+    case 'X': o->no_sandbox = true; break;
+    case 'C': o->safety = false; break;
+    case 'F': o->fail_fast = true; break;
+    case 'W': o->watch = true; break;
+    case 'L': o->libwb = true; break;
+    case 't':
+        return cli_parse_int("--timeout", optarg, 1, 86400, &o->timeout) ? TL_EXIT_BAD_INPUT : 0;
+    case 'r':
+        o->reps_given = true;
+        return cli_parse_int("--reps", optarg, 1, 100, &o->reps) ? TL_EXIT_BAD_INPUT : 0;
+    case 'B':
+        if (!runner_backend_parse(optarg, &o->backend))
+            return cli_fail("--backend expects %s, got \"%s\"",
+                            runner_backend_names(names, sizeof names), optarg);
+        o->backend_given = true;
+        break;
+    default:
+        return cli_fail("run: unknown or incomplete option \"%s\" (see --help)", argv[optind - 1]);
+    }
+    return 0;
+}
+
 static int parse(int argc, char **argv, options *o)
 {
-    static const struct option longopts[] = {
-        {"solution", no_argument, NULL, 'S'},     {"source", required_argument, NULL, 's'},
-        {"dataset", required_argument, NULL, 'd'}, {"json", no_argument, NULL, 'j'},
-        {"timeout", required_argument, NULL, 't'}, {"reps", required_argument, NULL, 'r'},
-        {"no-time", no_argument, NULL, 'T'},      {"no-ncu", no_argument, NULL, 'N'},
-        {"build-only", no_argument, NULL, 'b'},   {"backend", required_argument, NULL, 'B'},
-        {"save-outputs", required_argument, NULL, 'O'}, {"device-debug", no_argument, NULL, 'G'},
-        {"no-sandbox", no_argument, NULL, 'X'},   {"no-safety", no_argument, NULL, 'C'},
-        {"fail-fast", no_argument, NULL, 'F'},    {"watch", no_argument, NULL, 'W'},
-        {"report", required_argument, NULL, 'R'}, {"libwb", no_argument, NULL, 'L'},
-        {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->timeout = RUNNER_REPLAY_TIMEOUT_S;
     o->reps = 10;
     o->ncu = true;
     o->safety = true;
-    const char *source = NULL;
-    bool solution = false;
+    named n = {NULL, false};
     opterr = 0;
     optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'S': solution = true; break;
-        case 's': source = optarg; break;
-        case 'd':
-            if (o->ndatasets == MAX_DATASETS)
-                return cli_fail("at most %d --dataset options", MAX_DATASETS);
-            o->datasets[o->ndatasets++] = optarg;
-            break;
-        case 'j': o->json = true; break;
-        case 'T': o->no_time = true; break;
-        case 'N': o->ncu = false; break;
-        case 'b': o->build_only = true; break;
-        case 'O': o->save_outputs = optarg; break;
-        case 'R': o->report = optarg; break;
-        case 'G': o->device_debug = true; break;
-        case 'X': o->no_sandbox = true; break;
-        case 'C': o->safety = false; break;
-        case 'F': o->fail_fast = true; break;
-        case 'W': o->watch = true; break;
-        case 'L': o->libwb = true; break;
-        case 't':
-            if (cli_parse_int("--timeout", optarg, 1, 86400, &o->timeout) != 0)
-                return TL_EXIT_BAD_INPUT;
-            break;
-        case 'r':
-            if (cli_parse_int("--reps", optarg, 1, 100, &o->reps) != 0)
-                return TL_EXIT_BAD_INPUT;
-            o->reps_given = true;
-            break;
-        case 'B':
-            if (!runner_backend_parse(optarg, &o->backend))
-                return cli_fail("--backend expects gpu or cpu, got \"%s\"", optarg);
-            o->backend_given = true;
-            break;
-        default:
-            return cli_fail("run: unknown or incomplete option \"%s\" (see --help)",
-                            argv[optind - 1]);
-        }
-    }
+    int c, rc;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1)
+        if ((rc = parse_option(c, argv, o, &n)) != 0)
+            return rc;
     if (optind >= argc)
         return cli_fail("run: name a lab (see ./tilelab run --help)");
     if (optind + 1 < argc)
         return cli_fail("run: one lab at a time, got \"%s\" and \"%s\"", argv[optind],
                         argv[optind + 1]);
-    o->lab = tl_lab_find(argv[optind]);
+    runner_lab lab;
+    if ((rc = cli_lab_resolve("run", argv[optind], true, &lab)) != 0)
+        return rc;
+    o->lab = lab.matrix;
     o->lab_arg = o->lab ? o->lab->id : argv[optind];
-    tl_error lab_err;
-    if (!o->lab && access(argv[optind], F_OK) == 0) {
-        if (runner_program_lab_read(argv[optind], &o->program, &lab_err) != 0)
-            return cli_fail("%s", lab_err.msg);
-        if (!source || solution)
+    if (!runner_lab_shipped(&lab)) {
+        o->program = lab.described;
+        if (!n.source || n.solution)
             return cli_fail("run: a lab described by %s has no template of tilelab's: give the "
                             "program with --source FILE", argv[optind]);
-    } else if (!o->lab) {
-        return cli_fail("run: no lab \"%s\" (labs: 01-basic 02-tiled 03-arbitrary "
-                        "04-rectangular 05-bank-conflicts 06-challenge, or a lab.json)",
-                        argv[optind]);
     }
-    if (solution && source)
+    if (n.solution && n.source)
         return cli_fail("run: --solution and --source are two different files; pick one");
     tl_error err;
     if (o->report && run_maps_check_report(o->report, &err) != 0)
         return cli_fail("run: %s", err.msg);
-    if (source)
-        snprintf(o->source, sizeof o->source, "%s", source);
-    else if (o->program.name[0])
-        return TL_EXIT_OK;
-    else
+    if (n.source)
+        snprintf(o->source, sizeof o->source, "%s", n.source);
+    else if (!o->program.name[0])
         snprintf(o->source, sizeof o->source, "%s/%s/%s/%s", cli_root(),
-                 solution ? "solutions" : "labs", o->lab->id,
-                 solution ? "solution.cu" : "template.cu");
+                 n.solution ? "solutions" : "labs", o->lab->id,
+                 n.solution ? "solution.cu" : "template.cu");
     return TL_EXIT_OK;
 }
 
@@ -345,11 +350,9 @@ static int run_once(void *ctx)
 {
     options o = *(const options *)ctx;
     char device[256];
-    bool gpu = tl_device_name(device, sizeof device);
-    if (!o.backend_given)
-        o.backend = gpu ? RUNNER_GPU : RUNNER_CPU;
-    if (o.backend == RUNNER_CPU && !o.reps_given)
-        o.reps = 3;
+    bool gpu = runner_backend_default(&o.backend, o.backend_given, device, sizeof device);
+    if (!o.reps_given)
+        o.reps = runner_backend_about(o.backend)->reps;
     if (access(o.source, R_OK) != 0)
         return cli_fail("%s: cannot read the source file", cli_shown(o.source));
     char **shipped = NULL;
@@ -409,9 +412,8 @@ static int run_once(void *ctx)
     if (o.backend == RUNNER_CPU)
         snprintf(device, sizeof device, "the CPU backend (PTX interpreter; times are emulated)");
     bool ncu = o.ncu && !o.json && o.backend == RUNNER_GPU &&
-               strcmp(o.lab->id, "05-bank-conflicts") == 0 && run_have_ncu();
-    bool counted = o.ncu && !o.json && o.backend == RUNNER_CPU &&
-                   strcmp(o.lab->id, "05-bank-conflicts") == 0;
+               o.lab->bank_conflicts && run_have_ncu();
+    bool counted = o.ncu && !o.json && o.backend == RUNNER_CPU && o.lab->bank_conflicts;
     if (!o.json)
         printf("%s on %s, %d dataset(s)\n", cli_shown(o.source), device, o.ndatasets);
     cJSON *all = cJSON_CreateArray();

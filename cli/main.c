@@ -27,6 +27,24 @@ int cli_fail(const char *fmt, ...)
     return TL_EXIT_BAD_INPUT;
 }
 
+int cli_lab_resolve(const char *command, const char *name, bool every_id, runner_lab *out)
+{
+    tl_error err;
+    char names[TL_LAB_NAMES_SIZE];
+    int rc = runner_lab_resolve(name, out, &err);
+    if (rc == RUNNER_LAB_UNKNOWN && every_id)
+        return cli_fail("%s: no lab \"%s\" (labs: %s, or a lab.json)", command, name,
+                        tl_lab_names(TL_LAB_NAMES_SPACED, names, sizeof names));
+    if (rc == RUNNER_LAB_UNKNOWN)
+        return cli_fail("%s: no lab \"%s\" (%s, or a lab.json or the folder holding one)",
+                        command, name, tl_lab_names(TL_LAB_NAMES_RANGE, names, sizeof names));
+    if (rc != 0 && every_id)
+        return cli_fail("%s", err.msg);
+    if (rc != 0)
+        return cli_fail("%s: %s", command, err.msg);
+    return 0;
+}
+
 bool cli_wants_help(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -141,7 +159,7 @@ int main(int argc, char **argv)
             const cli_command *cmd = find(argv[2]);
             if (!cmd)
                 return cli_fail("no command \"%s\" (see ./tilelab help)", argv[2]);
-            fputs(cmd->usage, stdout);
+            tl_lab_names_expand(stdout, cmd->usage);
             return TL_EXIT_OK;
         }
         print_overview(stdout);
@@ -155,7 +173,7 @@ int main(int argc, char **argv)
     if (!cmd)
         return cli_fail("no command \"%s\" (see ./tilelab help)", name);
     if (cli_wants_help(argc - 1, argv + 1)) {
-        fputs(cmd->usage, stdout);
+        tl_lab_names_expand(stdout, cmd->usage);
         return TL_EXIT_OK;
     }
     return cmd->run(argc - 1, argv + 1);

@@ -116,11 +116,9 @@ int run_program(const run_program_options *given)
     if (access(o->source, R_OK) != 0)
         return cli_fail("%s: cannot read the source file", cli_shown(o->source));
     char device[256];
-    bool gpu = tl_device_name(device, sizeof device);
-    if (!o->backend_given)
-        o->backend = gpu ? RUNNER_GPU : RUNNER_CPU;
-    if (o->backend == RUNNER_CPU && !o->reps_given)
-        o->reps = 3;
+    bool gpu = runner_backend_default(&o->backend, o->backend_given, device, sizeof device);
+    if (!o->reps_given)
+        o->reps = runner_backend_about(o->backend)->reps;
     if (o->backend == RUNNER_GPU && !gpu && !o->build_only) {
         fprintf(stderr, "tilelab: --backend gpu needs a CUDA device and there is none here [%s]; "
                         "--backend cpu runs the kernels in the PTX interpreter\n", device);

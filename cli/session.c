@@ -132,7 +132,7 @@ void session_print_prediction(const char *who, const runner_prediction *p)
 void session_print_predictions(const session *s, const tl_lab *lab)
 {
     tl_size size = session_predicted_size(lab);
-    bool baseline = strcmp(lab->id, "05-bank-conflicts") == 0;
+    bool baseline = lab->baseline;
     printf("predicted on an H100 at %dx%dx%d (the performance model, from the CPU backend's "
            "counts):\n", size.m, size.k, size.n);
     fflush(stdout);

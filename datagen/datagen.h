@@ -31,14 +31,58 @@ typedef struct tl_lab {
     /* A small shape the lab's kernel must handle that is a multiple of no tile it may use
      * (lab 02: of 32 only, as its contract asks): the grader's safety checks run on it. */
     tl_size safety;
-    bool square;      /* M, N and P are Width x Width (labs 01-03): j == k == l */
+    bool square;      /* the kind: M, N and P are Width x Width (labs 01-03): j == k == l;
+                         else j x k times k x l */
     tl_size perf;     /* the grader's performance dataset unless --perf-size says otherwise */
+    /* What the lab asks and what the kit does with it: the commands read these, never the id. */
+    bool host_call;      /* the host side is checked too: matmul_on_device's copies and launch
+                            (lab 01), besides the timed kernel launch */
+    bool baseline;       /* the lab gives a baseline kernel, replayed, timed and predicted beside
+                            the student's (lab 05) */
+    bool bank_conflicts; /* a goal check: the shared-memory bank conflicts of both kernels are
+                            counted (ncu's on a GPU, the CPU backend's otherwise; lab 05) */
+    const char *diagnose_dataset; /* diagnose's dataset, datasets/ID/<this>: mid-size, not a
+                                     tile multiple where the lab allows it; NULL: none */
+    bool cublas_targets; /* its goal is a share of cuBLAS's speed: bench labs measures it at
+                            every shape against the targets (lab 06) */
+    bool bench_wide;     /* bench labs measures it at N x N/2 x N, not N^3 (lab 04) */
+    int bench_cpu_width; /* bench cpu times its reference on the interpreter at this width^3
+                            (0: not measured); the first such lab is also timed at 1024^3 and as
+                            a whole program on its shipped dataset of that width */
+    bool steps;          /* bench steps measures solutions/ID/steps (lab 06) */
+    bool steps_contract; /* the contract the steps follow, standing for the steps lab when no
+                            lab has steps (lab 04) */
 } tl_lab;
 
-/* All labs in order (01 .. 06); the size tables live in lab_sizes.c and nowhere else. */
+/* All labs in order (01 .. 06, then any tl_lab_register added); the size tables live in
+ * lab_sizes.c and nowhere else. */
 const tl_lab *tl_labs(int *count);
 /* Finds a lab by its id ("02-tiled"), number ("02" or "2") or name ("tiled"); NULL if none. */
 const tl_lab *tl_lab_find(const char *name);
+
+#define TL_MAX_LABS 16
+/* Adds a lab after the kit's (a toy lab of a test, a course's own lab built into its kit): its
+ * number is its place in the list. The entry is copied; its strings and size table must last as
+ * long as the program. Returns -1
+ * with err filled when the id is taken, has no "NN-name" form matching its place, or the list is
+ * full. */
+int tl_lab_register(const tl_lab *lab, tl_error *err);
+
+/* The labs' ids for texts that name them all, generated from the list: TL_LAB_NAMES_SPACED
+ * "01-basic 02-tiled ...", TL_LAB_NAMES_COMMAS "01-basic, 02-tiled, ...", TL_LAB_NAMES_RANGE
+ * "01-basic ... 06-challenge". Returns `out` (truncated to `size`). */
+typedef enum tl_lab_names_style {
+    TL_LAB_NAMES_SPACED,
+    TL_LAB_NAMES_COMMAS,
+    TL_LAB_NAMES_RANGE
+} tl_lab_names_style;
+const char *tl_lab_names(tl_lab_names_style style, char *out, size_t size);
+#define TL_LAB_NAMES_SIZE (TL_MAX_LABS * 64)
+/* Writes `text` to `out` with each "{labs}" replaced by TL_LAB_NAMES_RANGE's list and each
+ * "{lab-commas}" by TL_LAB_NAMES_COMMAS's, wrapped: an id that would pass column TL_USAGE_WIDTH starts a new line, indented to the
+ * column the placeholder began at (usage texts, error messages). */
+#define TL_USAGE_WIDTH 96
+void tl_lab_names_expand(FILE *out, const char *text);
 bool tl_size_is_large(tl_size s);
 /* Parses "MxKxN" (rows A x cols A x cols B) or "N" (N x N x N). Returns -1 with err filled on
  * malformed text, dimensions outside 1 .. 65536, or sizes whose matrices exceed

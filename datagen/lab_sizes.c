@@ -7,6 +7,7 @@
 #include "datagen.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -92,25 +93,47 @@ static const tl_size challenge_sizes[] = {
     {4096, 4096, 4096},
 };
 
-static const tl_lab lab_table[] = {
-    {"01-basic", "square Width, one thread per output element with a bounds check",
-     basic_sizes, COUNT(basic_sizes), SQ(47), true, SQ(2048)},
-    {"02-tiled", "square Width, a multiple of 32 so TILE_WIDTH 16 and 32 both divide it",
-     tiled_sizes, COUNT(tiled_sizes), SQ(160), true, SQ(2048)},
-    {"03-arbitrary", "square Width of any value, primes included: boundary checks",
-     arbitrary_sizes, COUNT(arbitrary_sizes), SQ(47), true, SQ(2048)},
-    {"04-rectangular", "j x k times k x l, degenerate rows, columns and k = 1 included",
-     rectangular_sizes, COUNT(rectangular_sizes), {17, 33, 47}, false, SQ(2048)},
-    {"05-bank-conflicts", "tiled kernel for any j x k times k x l, measured with and without padding",
-     bank_sizes, COUNT(bank_sizes), {17, 33, 47}, false, SQ(2048)},
-    {"06-challenge", "any j x k times k x l as fast as you can: odd sizes and 4096^3",
-     challenge_sizes, COUNT(challenge_sizes), {17, 33, 47}, false, SQ(4096)},
+/* The kit's labs, then those tl_lab_register adds. */
+static tl_lab lab_table[TL_MAX_LABS] = {
+    {.id = "01-basic",
+     .summary = "square Width, one thread per output element with a bounds check",
+     .sizes = basic_sizes, .nsizes = COUNT(basic_sizes), .safety = SQ(47), .square = true,
+     .perf = SQ(2048), .host_call = true, .diagnose_dataset = "5"},
+    {.id = "02-tiled",
+     .summary = "square Width, a multiple of 32 so TILE_WIDTH 16 and 32 both divide it",
+     .sizes = tiled_sizes, .nsizes = COUNT(tiled_sizes), .safety = SQ(160), .square = true,
+     .perf = SQ(2048), .diagnose_dataset = "2", .bench_cpu_width = 256},
+    {.id = "03-arbitrary",
+     .summary = "square Width of any value, primes included: boundary checks",
+     .sizes = arbitrary_sizes, .nsizes = COUNT(arbitrary_sizes), .safety = SQ(47),
+     .square = true, .perf = SQ(2048), .diagnose_dataset = "7", .bench_cpu_width = 257},
+    {.id = "04-rectangular",
+     .summary = "j x k times k x l, degenerate rows, columns and k = 1 included",
+     .sizes = rectangular_sizes, .nsizes = COUNT(rectangular_sizes), .safety = {17, 33, 47},
+     .perf = SQ(2048), .diagnose_dataset = "11", .bench_wide = true, .steps_contract = true},
+    {.id = "05-bank-conflicts",
+     .summary = "tiled kernel for any j x k times k x l, measured with and without padding",
+     .sizes = bank_sizes, .nsizes = COUNT(bank_sizes), .safety = {17, 33, 47},
+     .perf = SQ(2048), .baseline = true, .bank_conflicts = true, .diagnose_dataset = "2"},
+    {.id = "06-challenge",
+     .summary = "any j x k times k x l as fast as you can: odd sizes and 4096^3",
+     .sizes = challenge_sizes, .nsizes = COUNT(challenge_sizes), .safety = {17, 33, 47},
+     .perf = SQ(4096), .diagnose_dataset = "5", .cublas_targets = true, .steps = true},
 };
+static int nlabs = -1; /* counted on first use: the entries above with an id */
+
+static int lab_count(void)
+{
+    if (nlabs < 0)
+        for (nlabs = 0; nlabs < TL_MAX_LABS && lab_table[nlabs].id;)
+            nlabs++;
+    return nlabs;
+}
 
 const tl_lab *tl_labs(int *count)
 {
     if (count)
-        *count = COUNT(lab_table);
+        *count = lab_count();
     return lab_table;
 }
 
@@ -137,14 +160,109 @@ const tl_lab *tl_lab_find(const char *name)
         int number = 0;
         for (; *name; name++)
             number = number * 10 + (*name - '0');
-        return number >= 1 && number <= COUNT(lab_table) ? &lab_table[number - 1] : NULL;
+        return number >= 1 && number <= lab_count() ? &lab_table[number - 1] : NULL;
     }
-    for (int i = 0; i < COUNT(lab_table); i++) {
+    for (int i = 0; i < lab_count(); i++) {
         const char *dash = strchr(lab_table[i].id, '-');
         if (strcasecmp(name, lab_table[i].id) == 0 || (dash && strcasecmp(name, dash + 1) == 0))
             return &lab_table[i];
     }
     return NULL;
+}
+
+int tl_lab_register(const tl_lab *lab, tl_error *err)
+{
+    const char *id = lab->id ? lab->id : "(no id)";
+    if (lab_count() == TL_MAX_LABS)
+        return tl_error_set(err, "lab %s: the list of labs is full (%d)", id, TL_MAX_LABS);
+    char number[16];
+    snprintf(number, sizeof number, "%02d-", nlabs + 1);
+    const char *name = id + strlen(number);
+    if (!lab->id || strncmp(id, number, strlen(number)) != 0 || !*name || all_digits(name))
+        return tl_error_set(err, "lab %s: expected an id \"%sNAME\" (its place in the list)",
+                            id, number);
+    if (tl_lab_find(name))
+        return tl_error_set(err, "lab %s: the name %s is taken", lab->id, name);
+    lab_table[nlabs++] = *lab;
+    return 0;
+}
+
+/* Appends `text` to out[size] at *at, as far as it fits. */
+static void append(char *out, size_t size, size_t *at, const char *text)
+{
+    for (size_t i = 0; text[i] && *at + 1 < size; i++)
+        out[(*at)++] = text[i];
+    out[*at] = '\0';
+}
+
+const char *tl_lab_names(tl_lab_names_style style, char *out, size_t size)
+{
+    size_t at = 0;
+    if (size == 0)
+        return out;
+    out[0] = '\0';
+    for (int i = 0; i < lab_count(); i++) {
+        if (style == TL_LAB_NAMES_RANGE && i > 0 && i < nlabs - 1)
+            continue;
+        const char *sep = i == 0 ? "" : style == TL_LAB_NAMES_COMMAS ? ", "
+                                    : style == TL_LAB_NAMES_RANGE ? " ... " : " ";
+        append(out, size, &at, sep);
+        append(out, size, &at, lab_table[i].id);
+    }
+    return out;
+}
+
+/* The placeholders of tl_lab_names_expand and the lists they stand for. */
+static const struct {
+    const char *token;
+    tl_lab_names_style style;
+} placeholders[] = {
+    {"{labs}", TL_LAB_NAMES_RANGE},
+    {"{lab-commas}", TL_LAB_NAMES_COMMAS},
+};
+
+/* Writes a list's words (split at spaces) from `column` on, each word that would pass
+ * TL_USAGE_WIDTH on a new line indented to `indent`. Returns the column it ends at. */
+static int write_wrapped(FILE *out, const char *list, int column, int indent)
+{
+    for (const char *w = list; *w;) {
+        size_t len = strcspn(w, " ");
+        if (w != list) {
+            if (column + 1 + (int)len > TL_USAGE_WIDTH) {
+                fprintf(out, "\n%*s", indent, "");
+                column = indent;
+            } else {
+                fputc(' ', out);
+                column++;
+            }
+        }
+        fwrite(w, 1, len, out);
+        column += (int)len;
+        w += len;
+        w += *w == ' ';
+    }
+    return column;
+}
+
+void tl_lab_names_expand(FILE *out, const char *text)
+{
+    int column = 0;
+    while (*text) {
+        size_t p = 0;
+        while (p < COUNT(placeholders) &&
+               strncmp(text, placeholders[p].token, strlen(placeholders[p].token)) != 0)
+            p++;
+        if (p < COUNT(placeholders)) {
+            char list[TL_LAB_NAMES_SIZE];
+            tl_lab_names(placeholders[p].style, list, sizeof list);
+            column = write_wrapped(out, list, column, column);
+            text += strlen(placeholders[p].token);
+            continue;
+        }
+        fputc(*text, out);
+        column = *text == '\n' ? 0 : column + 1;
+        text++;
+    }
 }
 
 bool tl_size_is_large(tl_size s)

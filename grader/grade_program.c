@@ -56,7 +56,7 @@ static cJSON *program_performance(const grade_context *c, const runner_config *c
         snprintf(detail, sizeof detail, "no points for speed in this rubric");
     } else if (passed == 0) {
         snprintf(detail, sizeof detail, "not timed: no graded dataset passed");
-    } else if (c->o->backend == RUNNER_CPU) {
+    } else if (runner_backend_about(c->o->backend)->emulated) {
         if (runner_program_predict(cfg, p, lab, &c->model, &predicted, &err) != 0)
             snprintf(detail, sizeof detail, "error: %.800s", err.msg);
         else if (!predicted.ok)
@@ -75,7 +75,7 @@ static cJSON *program_performance(const grade_context *c, const runner_config *c
         snprintf(detail, sizeof detail, "%s: %.800s", tl_verdict_name(res.verdict), res.detail);
     }
     double ratio = student_ms > 0 && c->reference_ms > 0 ? c->reference_ms / student_ms : 0;
-    bool model = c->o->backend == RUNNER_CPU && c->o->lab;
+    bool model = runner_backend_about(c->o->backend)->emulated && c->o->lab;
     double scored = grader_scored_ratio(ratio, model);
     /* Slower than the time past which no backend gives points (grader_no_points_ms). */
     double frac = predicted.slower ? 0 : rubric_performance_share(r, scored);

@@ -135,11 +135,11 @@ static int read_grading(const cJSON *doc, const char *grading, grade_options *o,
     const cJSON *size = cJSON_GetObjectItem(doc, "perf_size");
     o->no_sandbox = cJSON_IsTrue(cJSON_GetObjectItem(doc, "no_sandbox"));
     o->quiet = true;
-    if (!o->submissions || !o->datasets || !o->out || (!o->lab == !o->program) || !backend ||
+    if (!o->submissions || !o->datasets || !o->out || (!o->lab == !o->program) ||
+        !runner_backend_parse(backend, &o->backend) ||
         o->timeout < 1 ||
         o->reps < 1 || cJSON_GetArraySize(size) != 3)
         return tl_error_set(err, "%s: not a grading file of this version of tilelab", grading);
-    o->backend = strcmp(backend, "cpu") == 0 ? RUNNER_CPU : RUNNER_GPU;
     o->perf_size = (tl_size){cJSON_GetArrayItem(size, 0)->valueint,
                              cJSON_GetArrayItem(size, 1)->valueint,
                              cJSON_GetArrayItem(size, 2)->valueint};

@@ -18,6 +18,7 @@
 #include "datagen.h"
 #include "gpu_timing.h"
 #include "perfmodel.h"
+#include "runner_backend.h"
 
 #include <limits.h>
 #include <sys/types.h>
@@ -105,15 +106,13 @@ void proc_end_children_on_interrupt(void);
 void proc_result_free(proc_result *res);
 
 /* ---- configuration ---------------------------------------------------------------------- */
-typedef enum runner_backend {
-    RUNNER_GPU = 0, /* kernels replayed on the CUDA device */
-    RUNNER_CPU = 1  /* kernels replayed in the PTX interpreter */
-} runner_backend;
+/* runner_backend, its table (runner_backend_about), names and parsing: runner_backend.h. */
 
-const char *runner_backend_name(runner_backend b);
-/* A backend's name as run, grade and bench take it ("gpu", "cpu"; exactly those): false, and
- * *out untouched, for anything else. */
-bool runner_backend_parse(const char *text, runner_backend *out);
+/* A command's backend, decided here once: *backend as --backend gave it (`given`), else gpu
+ * where this machine has a CUDA device and the CPU backend otherwise. Returns whether there is a
+ * device, its name (or why there is none) in device[size]: a backend that needs one and finds
+ * none is the command's to refuse (runner_backend_about(b)->device). */
+bool runner_backend_default(runner_backend *backend, bool given, char *device, size_t size);
 
 typedef struct runner_config {
     runner_backend backend;
@@ -330,6 +329,35 @@ typedef struct runner_program_lab {
 /* Reads a description (`where`: a lab.json, or a folder holding one). Errors name the file, the
  * line (JSON syntax) or the key, and what was expected. */
 int runner_program_lab_read(const char *where, runner_program_lab *lab, tl_error *err);
+/* A lab as the commands name it: one of the registry's matrix labs (datagen.h's tl_lab), or a lab
+ * described by a lab.json, whose programs are graded whole. */
+typedef enum runner_lab_kind {
+    RUNNER_LAB_MATRIX = 0,
+    RUNNER_LAB_DESCRIBED
+} runner_lab_kind;
+
+typedef struct runner_lab {
+    runner_lab_kind kind;
+    const tl_lab *matrix;         /* RUNNER_LAB_MATRIX; NULL otherwise */
+    runner_program_lab described; /* RUNNER_LAB_DESCRIBED */
+} runner_lab;
+
+#define RUNNER_LAB_UNKNOWN 1
+/* Resolves `name` as run, diagnose, grade and export take a lab: a lab's id, number or name
+ * (tl_lab_find), else a lab.json or the folder holding one. Returns 0 with `out` filled;
+ * RUNNER_LAB_UNKNOWN when nothing has that name (the caller lists the labs); -1 with err when
+ * a description is there but cannot be read. */
+int runner_lab_resolve(const char *name, runner_lab *out, tl_error *err);
+/* The described lab of a resolved one, or NULL for a matrix lab. */
+const runner_program_lab *runner_lab_described(const runner_lab *lab);
+/* Its name as outputs give it: a matrix lab's id ("02-tiled"), or a described lab's name. */
+const char *runner_lab_name(const runner_lab *lab);
+/* Whether the kit ships the lab's files: a template (labs/ID/template.cu) and a reference solution
+ * (solutions/ID/solution.cu) that performance is timed against; a described lab has neither. */
+bool runner_lab_shipped(const runner_lab *lab);
+/* Its datasets' folder: the kit's (ROOT/datasets/ID) or the description's. */
+void runner_lab_datasets(const runner_lab *lab, const char *root, char *out, size_t size);
+
 /* The description one of the kit's matrix labs gives a whole libwb program handed in for it:
  * type matrix, the error bound, input0.raw and input1.raw, output.raw, in `datasets`. */
 void runner_program_lab_for(const tl_lab *lab, const char *datasets, runner_program_lab *out);

@@ -10,6 +10,7 @@
 #include "datagen.h"
 #include "replay.h"
 #include "replay_protocol.h"
+#include "runner_backend.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -56,6 +57,7 @@ static const char usage[] =
 
 typedef struct options {
     const char *backend, *log, *ptx, *image, *inputs, *diagnose, *program;
+    runner_backend kind; /* --backend's */
     bool generate, time;
     uint64_t seed;
     tl_size size;
@@ -461,8 +463,7 @@ static int parse_options(int argc, char **argv, options *o)
         } else
             return -1;
     }
-    bool backend_ok = o->backend && (strcmp(o->backend, "gpu") == 0 || strcmp(o->backend, "cpu") == 0);
-    if (!backend_ok || !o->log || !o->ptx ||
+    if (!runner_backend_parse(o->backend, &o->kind) || !o->log || !o->ptx ||
         (!o->inputs + !o->generate + !o->program != 2) || o->reps < 1 ||
         o->reps > MAX_REPS || o->warmup < 0 || o->warmup > MAX_WARMUP || o->fd < 0 ||
         o->sample_blocks < 0 || (o->sample_blocks > 0 && !o->diagnose) ||
@@ -481,6 +482,12 @@ static uint64_t deadline_ns(double seconds)
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec + (uint64_t)(seconds * 1e9);
 }
 
+/* Each of the runner's backends, as this program runs it. */
+static const replay_backend *const backends[RUNNER_BACKEND_COUNT] = {
+    [RUNNER_GPU] = &replay_gpu_backend,
+    [RUNNER_CPU] = &replay_cpu_backend,
+};
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--help") == 0) {
@@ -495,7 +502,7 @@ int main(int argc, char **argv)
     replay r;
     memset(&r, 0, sizeof r);
     r.o = &o;
-    r.be = strcmp(o.backend, "gpu") == 0 ? &replay_gpu_backend : &replay_cpu_backend;
+    r.be = backends[o.kind];
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddStringToObject(doc, "backend", r.be->name);
     cJSON *calls = cJSON_AddArrayToObject(doc, "calls");

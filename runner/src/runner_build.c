@@ -173,7 +173,7 @@ static void arch_of(const runner_config *c, char *out, size_t size)
             cc = major * 10 + minor;
     } else if (c->compute_capability > 0) {
         cc = c->compute_capability;
-    } else if (c->backend == RUNNER_GPU) {
+    } else if (runner_backend_about(c->backend)->device) {
         cc = tl_device_compute_capability();
     }
     snprintf(out, size, "%d", cc >= 50 ? cc : RUNNER_DEFAULT_CC);

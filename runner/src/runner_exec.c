@@ -15,7 +15,7 @@
 /* Takes the runner's turn on the lock file (a hung kernel elsewhere only delays this one). */
 static int take_turn(const runner_config *c, bool timed)
 {
-    if (!c->turns || (c->backend == RUNNER_CPU && !timed))
+    if (!c->turns || (!runner_backend_about(c->backend)->device && !timed))
         return -1;
     int fd = open(c->turns, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd >= 0 && flock(fd, LOCK_EX) != 0) {
@@ -54,7 +54,7 @@ int runner_replay_exec(const runner_config *c, const runner_program *p, const ch
     sandbox_bind(&s, work, work, false);
     if (writable)
         sandbox_bind(&s, writable, writable, true);
-    bool gpu = c->backend == RUNNER_GPU;
+    bool gpu = runner_backend_about(c->backend)->device;
     const char *ld = getenv("LD_LIBRARY_PATH");
     char ld_copy[4096] = "";
     if (gpu) {

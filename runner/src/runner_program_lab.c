@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define LAB_FILE "lab.json"
 #define LAB_MAX_BYTES (64u * 1024)
@@ -178,6 +179,38 @@ int runner_program_lab_read(const char *where, runner_program_lab *lab, tl_error
     cJSON_Delete(doc);
     free(text);
     return rc;
+}
+
+int runner_lab_resolve(const char *name, runner_lab *out, tl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->matrix = tl_lab_find(name);
+    if (out->matrix)
+        return 0;
+    if (access(name, F_OK) != 0)
+        return RUNNER_LAB_UNKNOWN;
+    out->kind = RUNNER_LAB_DESCRIBED;
+    return runner_program_lab_read(name, &out->described, err) == 0 ? 0 : -1;
+}
+
+const runner_program_lab *runner_lab_described(const runner_lab *lab)
+{
+    return lab->kind == RUNNER_LAB_DESCRIBED ? &lab->described : NULL;
+}
+
+const char *runner_lab_name(const runner_lab *lab)
+{
+    return lab->kind == RUNNER_LAB_DESCRIBED ? lab->described.name : lab->matrix->id;
+}
+
+bool runner_lab_shipped(const runner_lab *lab) { return lab->kind == RUNNER_LAB_MATRIX; }
+
+void runner_lab_datasets(const runner_lab *lab, const char *root, char *out, size_t size)
+{
+    if (lab->kind == RUNNER_LAB_DESCRIBED)
+        snprintf(out, size, "%s", lab->described.datasets);
+    else
+        snprintf(out, size, "%.3000s/datasets/%s", root, lab->matrix->id);
 }
 
 void runner_program_lab_for(const tl_lab *lab, const char *datasets, runner_program_lab *out)

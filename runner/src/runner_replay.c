@@ -19,8 +19,8 @@
 
 /* The calls each lab checks: lab 01's host side is checked from matmul_on_device, its kernel
  * (launch_matmul, timed) too. */
-static bool has_host_call(const tl_lab *lab) { return strcmp(lab->id, "01-basic") == 0; }
-static bool has_baseline(const tl_lab *lab) { return strcmp(lab->id, "05-bank-conflicts") == 0; }
+static bool has_host_call(const tl_lab *lab) { return lab->host_call; }
+static bool has_baseline(const tl_lab *lab) { return lab->baseline; }
 
 /* ---- reading the replayer's frames as they come ------------------------------------------ */
 

@@ -225,22 +225,17 @@ void runner_config_default(runner_config *c, runner_backend backend)
     c->sandbox = true;
     c->build_timeout_s = RUNNER_BUILD_TIMEOUT_S;
     runner_config_set_timeout(c, RUNNER_REPLAY_TIMEOUT_S);
-    c->reps = backend == RUNNER_GPU ? 10 : 3;
+    c->reps = runner_backend_about(backend)->reps;
     /* A slot of this process's own, leased when a sandbox first needs its user: commands run at
      * the same time (a test suite's, say) would otherwise count their sandboxes against one
      * user's process limit together. The grader gives each worker its slot. */
     c->slot = RUNNER_SLOT_OWN;
 }
 
-const char *runner_backend_name(runner_backend b) { return b == RUNNER_CPU ? "cpu" : "gpu"; }
-
-bool runner_backend_parse(const char *text, runner_backend *out)
+bool runner_backend_default(runner_backend *backend, bool given, char *device, size_t size)
 {
-    static const runner_backend all[] = {RUNNER_GPU, RUNNER_CPU};
-    for (size_t i = 0; text && i < sizeof all / sizeof all[0]; i++)
-        if (strcmp(text, runner_backend_name(all[i])) == 0) {
-            *out = all[i];
-            return true;
-        }
-    return false;
+    bool here = tl_device_name(device, size);
+    if (!given)
+        *backend = here ? RUNNER_GPU : RUNNER_CPU;
+    return here;
 }

@@ -24,6 +24,59 @@ malformed)
   [ "$(wc -l <"$work/err")" = 1 ] || fail "expected exactly one line on stderr"
   has "$work/ds/input0.raw$after_name"
   ;;
+lab_ids)
+  # No lab is named by its id outside the registry (datagen/lab_sizes.c): the commands, the
+  # grader and the runner ask a lab's capabilities. ARGS: the kit's root. Comments may name one.
+  root="$1"
+  grep -rnE '"[0-9]{2}-[a-z][a-z-]*"' "$root"/cli "$root"/grader "$root"/runner "$root"/explain \
+    --include=*.c --include=*.h | grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/\*|\*)' >"$work/found"
+  [ ! -s "$work/found" ] || fail "a lab id outside the registry: $(cat "$work/found")"
+  ;;
+toy_lab)
+  # docs/contributing.md's toy lab. ARGS: the program built with one more lab registered
+  # (toy_lab.c). It names the lab in every usage text and error that lists the labs, resolves it
+  # by id, number and name in every command, writes its datasets from its size table and follows
+  # its capabilities (a square lab's performance size, no default dataset for diagnose); the
+  # kit's own program, built without it, does not know it.
+  toy="$1"
+  lacks() { ! grep -qF -- "$1" "$work/out" "$work/err" || fail "output has: $1"; }
+  # Usage texts, generated from the registry.
+  run 0 "$toy" run --help; has "  LAB              01-basic ... 07-toy (or 01, 2, tiled, ...)"
+  run 0 "$toy" grade --help; has "  --lab LAB       01-basic ... 07-toy (or 02, tiled, ...)"
+  run 0 "$toy" export --help; has "  LAB             01-basic ... 07-toy (or 02, tiled, ...)"
+  run 0 "$toy" help datasets
+  has "                  06-challenge, 07-toy (or 01, 2, tiled, ...), or \`all\` for every lab"
+  run 0 "$cli" run --help; has "01-basic ... 06-challenge (or"; lacks "07-toy"
+  run 0 "$cli" help datasets  # the kit's, as it was written by hand
+  has "  LAB             01-basic, 02-tiled, 03-arbitrary, 04-rectangular, 05-bank-conflicts,"
+  has "                  06-challenge (or 01, 2, tiled, ...), or \`all\` for every lab"
+
+  # Errors that list the labs.
+  run 2 "$toy" run nosuch; has "05-bank-conflicts 06-challenge 07-toy, or a lab.json)"
+  run 2 "$toy" diagnose nosuch; has "06-challenge 07-toy, or a lab.json)"
+  run 2 "$toy" datasets nosuch; has "06-challenge 07-toy, or all, or kit-labs)"
+  run 2 "$toy" grade "$work" --lab nosuch; has "(01-basic ... 07-toy, or a lab.json"
+  run 2 "$cli" run toy; has "no lab \"toy\""
+
+  # Its sizes: the datasets command writes one dataset per size of its table.
+  run 0 "$toy" datasets toy --out "$work/ds"
+  [ -f "$work/ds/0/input0.raw" ] && [ -f "$work/ds/1/output.raw" ] && [ ! -e "$work/ds/2" ] ||
+    fail "expected datasets 0 and 1 of the toy lab's two sizes"
+  head -n 1 "$work/ds/1/input0.raw" | grep -qx '8 8' || fail "dataset 1 is not 8 x 8"
+  run 0 "$cli" check-dataset "$work/ds/0"
+
+  # One resolution for every command, by id, number and name; then its capabilities decide.
+  mkdir -p "$work/root/labs/07-toy" "$work/subs"
+  echo '// a toy lab file' >"$work/root/labs/07-toy/template.cu"
+  export TILELAB_ROOT="$work/root"
+  for name in 07-toy 7 toy; do
+    run 2 "$toy" run "$name"
+    has "run: no datasets in datasets/07-toy (make them with ./tilelab datasets 07-toy)"
+  done
+  run 2 "$toy" diagnose 7; has "diagnose: lab 07-toy has no default dataset: give --dataset DIR"
+  run 2 "$toy" grade "$work/subs" --lab toy --perf-size 3x5x8
+  has "--perf-size: lab 07-toy multiplies square matrices; give one size N"
+  ;;
 help)
   run 0 "$cli" help
   for c in test datasets check-dataset bench help; do has "  $c "; done

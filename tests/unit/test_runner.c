@@ -111,21 +111,6 @@ Test(proc, descriptor_three_is_the_result_pipe_when_asked)
     proc_result_free(&r);
 }
 
-Test(backend, parsed_from_its_own_names_only)
-{
-    runner_backend b = RUNNER_GPU;
-    cr_assert(runner_backend_parse("cpu", &b));
-    cr_assert_eq(b, RUNNER_CPU);
-    cr_assert(runner_backend_parse(runner_backend_name(RUNNER_GPU), &b));
-    cr_assert_eq(b, RUNNER_GPU);
-    /* anything else leaves the backend as it was */
-    const char *bad[] = {"GPU", "cpu ", "", "cuda", NULL};
-    for (int i = 0; i < 5; i++) {
-        cr_assert_not(runner_backend_parse(bad[i], &b), "%s", bad[i] ? bad[i] : "NULL");
-        cr_assert_eq(b, RUNNER_GPU);
-    }
-}
-
 Test(config, a_capture_gets_the_replay_limit_up_to_its_own_cap)
 {
     runner_config c;
