@@ -2,8 +2,8 @@
  * backend (their containers have no GPU). The scripts the platforms run are in grader/platforms/;
  * the copying, the settings and the zip in export_kit.c. */
 #include "cli.h"
-#include "export_kit.h"
-#include "runner_files.h"
+#include "export.h"
+#include "util.h"
 
 #include <errno.h>
 #include <getopt.h>

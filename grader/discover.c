@@ -3,7 +3,7 @@
 #define _GNU_SOURCE /* O_NOFOLLOW, O_DIRECTORY, fdopendir */
 #include "grader.h"
 
-#include "runner_files.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <fcntl.h>

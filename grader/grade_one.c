@@ -4,7 +4,7 @@
 #include "grader_context.h"
 #include "outputs.h"
 
-#include "runner_files.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -9,7 +9,7 @@
 #include "runner_removed.h"
 #include "runner_sandbox.h"
 
-#include "runner_files.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* Files a submission controls: links, FIFOs, devices and folders are refused by name, a file
  * over the limit is refused without being read, a folder is copied faithfully or refused. */
 #define _GNU_SOURCE /* mkfifo, symlink */
-#include "runner_files.h"
+#include "util.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>

@@ -1,4 +1,4 @@
-#include "runner_files.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
  * to a limit each, an optional result pipe, resource limits, another user, a chosen environment,
  * and nothing inherited but what is named. */
 #define _GNU_SOURCE /* setgroups, pipe2 */
-#include "runner.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,4 +1,4 @@
-#include "lab_build.h"
+#include "runner_lab_build.h"
 
 #include "lab_build_config.h"
 

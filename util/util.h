@@ -1,0 +1,86 @@
+/* Files: the kit's own small helpers, and reading and copying files a submission controls. */
+#ifndef TILELAB_RUNNER_FILES_H
+#define TILELAB_RUNNER_FILES_H
+
+#include "harness.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* The whole file as a NUL-terminated string (malloc'd; *len gets its length when not NULL),
+ * or NULL when it cannot be read. */
+char *files_read(const char *path, size_t *len);
+/* Creates a folder and the folders above it that are missing (mode 0755), as mkdir -p does;
+ * 0, or -1 with errno set. */
+int files_make_dirs(const char *dir);
+/* Removes a folder and everything in it (symbolic links are removed, not followed). */
+void files_remove_tree(const char *dir);
+/* Copies a file; 0 on success. */
+int files_copy(const char *from, const char *to);
+
+/* ---- files a submission controls (files_untrusted.c) ------------------------------------ */
+/* Messages name the path made inert (tl_text_line): a submission chooses its file names. */
+
+/* A regular file of at most max_bytes, NUL-terminated (malloc'd; *len gets its length when not
+ * NULL). A symbolic link, FIFO, socket, device or folder is refused without being opened for
+ * reading, a larger file without being read. NULL with err naming the path and why. */
+char *files_read_untrusted(const char *path, size_t max_bytes, size_t *len, tl_error *err);
+/* Copies a submission folder into `to` (created when missing): regular files (made 0644) and
+ * folders (0755) at most 4 levels below `from`; names starting with '.' are skipped. A link,
+ * FIFO, socket or device anywhere, more than max_files files and folders, or more than
+ * max_total_bytes in all is refused, naming the offending path. No link is followed, even one
+ * swapped in while the copy runs. On failure `to` may hold part of the copy. */
+int files_copy_tree_untrusted(const char *from, const char *to, size_t max_total_bytes,
+                              int max_files, tl_error *err);
+
+/* ---- child processes ---------------------------------------------------------------------- */
+typedef struct proc_limits {
+    unsigned long cpu_seconds;
+    unsigned long file_bytes;    /* largest file it may write */
+    unsigned long address_bytes; /* virtual memory */
+    unsigned long processes;     /* of its user */
+    unsigned long open_files;
+} proc_limits;
+
+typedef struct proc_spec {
+    char *const *argv;           /* argv[0] looked up on PATH */
+    char *const *envp;           /* NULL: this process's environment; else exactly this one */
+    double timeout_s;            /* <= 0: none */
+    size_t capture_limit;        /* bytes kept of stdout and of stderr */
+    const proc_limits *limits;   /* NULL: none */
+    bool set_uid;                /* run as uid/gid (only when this process is root) */
+    uid_t uid;
+    gid_t gid;
+    /* The child's descriptor 3 is a pipe whose bytes go to on_result as they come; without a
+     * callback the child gets only 0 (/dev/null), 1 and 2, and nothing else is inherited. */
+    void (*on_result)(void *ctx, const char *data, size_t n);
+    void *result_ctx;
+    const char *cwd;             /* NULL: this process's */
+} proc_spec;
+
+typedef struct proc_result {
+    int exit_code;   /* the child's exit status, or -1 when a signal ended it */
+    int signal;      /* the signal that ended it, or 0 */
+    bool timed_out;  /* killed at the time limit */
+    bool truncated;  /* some output was past the limit and dropped */
+    char *out, *err; /* NUL-terminated captures; release with proc_result_free */
+    double seconds;
+} proc_result;
+
+/* Runs a child in its own process group (a time limit ends the whole group). Returns -1 only
+ * when it could not be started. The calling process becomes a child subreaper and reaps, after
+ * each child, any of its children's children left over (a sandbox whose monitor went with the
+ * group): so it must start no children of its own that it waits for with wait(-1) while a
+ * proc_run_spec is under way. */
+int proc_run_spec(const proc_spec *spec, proc_result *res);
+/* The kit's own tools (nvcc, ncu): environment inherited, no limits. */
+int proc_run(char *const argv[], double timeout_s, size_t limit, proc_result *res);
+/* From now on an interrupt (Ctrl-C: SIGINT), SIGTERM or SIGHUP to this process also ends every
+ * child proc_run started that is still running, with all it started (each child has a process
+ * group of its own, which the terminal's signal does not reach), then this process as the
+ * signal would have. */
+void proc_end_children_on_interrupt(void);
+void proc_result_free(proc_result *res);
+
+#endif /* TILELAB_RUNNER_FILES_H */
