@@ -2,7 +2,7 @@
 #include "bench_lab.h"
 
 #include "cli.h"
-#include "runner_lab_build.h"
+#include "runner.h"
 #include "util.h"
 
 #include <cjson/cJSON.h>

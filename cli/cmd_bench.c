@@ -3,8 +3,8 @@
 #include "cli.h"
 #include "bench_lab.h"
 #include "bench_steps.h"
+#include "runner.h"
 #include "util.h"
-#include "runner_lab_build.h"
 #include "session.h"
 
 #include "ptx.h"

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* The whole file as a NUL-terminated string (malloc'd; *len gets its length when not NULL),
@@ -18,6 +19,15 @@ int files_make_dirs(const char *dir);
 void files_remove_tree(const char *dir);
 /* Copies a file; 0 on success. */
 int files_copy(const char *from, const char *to);
+
+/* ---- hashing (util_hash.c): cache keys, from harness.h's tl_hash (start from TL_HASH_SEED) ---- */
+/* A text and its terminating NUL (so "ab","c" and "a","bc" differ). */
+uint64_t util_hash_text(uint64_t h, const char *text);
+/* A file the kit builds with (a library, a header, the compiler): its size, its modification
+ * time and its path, so that a rebuilt library changes the key as much as the source would. */
+uint64_t util_hash_stamp(uint64_t h, const char *path);
+/* A file's whole content; 0, or -1 when it cannot be read. */
+int util_hash_file(uint64_t *h, const char *path);
 
 /* ---- files a submission controls (files_untrusted.c) ------------------------------------ */
 /* Messages name the path made inert (tl_text_line): a submission chooses its file names. */
