@@ -1,7 +1,8 @@
-/* Grading bundles (./tilelab export): the kit copied for a grading platform, its settings file,
- * the zip, and PrairieLearn's results made from the grader's. */
-#ifndef TILELAB_CLI_EXPORT_KIT_H
-#define TILELAB_CLI_EXPORT_KIT_H
+/* export: grading bundles (./tilelab export), the one header of export/. The kit copied for a
+ * grading platform, its settings file, the zip, the table of platforms (docs/contributing.md:
+ * adding one), and PrairieLearn's results made from the grader's. */
+#ifndef TILELAB_EXPORT_H
+#define TILELAB_EXPORT_H
 
 #include "datagen.h"
 #include "runner.h"
@@ -55,9 +56,59 @@ int export_uuid(char out[37], tl_error *err);
 /* Zips the contents of `dir` (its entries at the zip's root) into `zip`, replaced whole. */
 int export_zip(const char *dir, const char *zip, tl_error *err);
 
+/* ---- platforms (export_platform.c; the kit's own two in export_platforms.c) ------------- */
+/* What `./tilelab export PLATFORM LAB` was asked for. */
+typedef struct export_request {
+    export_settings settings;
+    const char *root;   /* the kit's root folder, copied into the bundle */
+    const char *hidden; /* --hidden: the hidden datasets' folder, or NULL */
+    const char *out;    /* --out, or NULL: PLATFORM-LAB.zip, or the folder PLATFORM-LAB, here */
+    const char *image;  /* --image: the grading image a platform builds from the bundle */
+    bool image_given;
+} export_request;
+
+/* A grading platform: what its bundle holds besides the kit, and what the course does with it.
+ * Its scripts live under EXPORT_PLATFORMS/NAME in the kit. */
+typedef struct export_platform {
+    const char *name;   /* the format's name on export's command line */
+    bool takes_image;   /* --image applies (a grading image built from the bundle) */
+    bool out_is_folder; /* the bundle is a folder, which must not exist yet; else a zip */
+    /* Puts the bundle's files in `stage`, an empty folder: the kit (export_stage_kit), the
+     * platform's scripts, its settings (export_write_conf). */
+    int (*fill)(const export_request *r, const char *stage, tl_error *err);
+    /* "wrote OUT: ..." and what to do with it, for the command to print. */
+    void (*done)(const export_request *r, const char *out, char *text, size_t size);
+} export_platform;
+
+extern const export_platform export_gradescope;
+extern const export_platform export_prairielearn;
+
+/* How many platforms the table holds at most (the kit's own and those added). */
+#define EXPORT_MAX_PLATFORMS 8
+
+/* The platform of that name, or NULL. */
+const export_platform *export_platform_find(const char *name);
+/* The i-th platform of the table (the kit's own first), or NULL past the last. */
+const export_platform *export_platform_at(int i);
+/* Adds a platform to the table, after the kit's own; -1 when its name is taken or empty, it
+ * lacks fill or done, or the table is full. The platform must outlive its use. */
+int export_platform_add(const export_platform *p);
+/* "gradescope or prairielearn": the platforms' names, for messages. */
+void export_platform_names(char *out, size_t size);
+
+/* The kit (export_copy_kit from r->root) into `kit_to`, and the hidden datasets (when given)
+ * into `hidden_to`. */
+int export_stage_kit(const export_request *r, const char *kit_to, const char *hidden_to,
+                     tl_error *err);
+/* Writes the platform's bundle for the request: put together in a temporary folder (beside a
+ * folder output, else in TMPDIR), then zipped, or renamed whole to the output; nothing is left
+ * behind on failure. On success `done` holds what to print. */
+int export_bundle(const export_platform *p, const export_request *r, tl_error *err, char *done,
+                  size_t done_size);
+
 /* PrairieLearn's results.json made from the grader's Gradescope results.json: score (0..1),
  * gradable, message, tests[] with points and max_points. Tests not visible to the student on
  * Gradescope (hidden datasets) keep their points but not their name or output. */
 int export_prairielearn_results(const char *gradescope_json, const char *out, tl_error *err);
 
-#endif /* TILELAB_CLI_EXPORT_KIT_H */
+#endif /* TILELAB_EXPORT_H */
