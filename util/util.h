@@ -1,6 +1,10 @@
-/* Files: the kit's own small helpers, and reading and copying files a submission controls. */
-#ifndef TILELAB_RUNNER_FILES_H
-#define TILELAB_RUNNER_FILES_H
+/* util: the kit's own small helpers, the one header of util/. Whole files (read through the
+ * harness's reader; atomic writes are the harness's tl_write_file_atomic), folders and copies
+ * (util_files.c), the hashes of cache keys (util_hash.c), files a submission controls
+ * (util_files_untrusted.c) and child processes (util_proc.c). Plain C, for the runner, the
+ * grader, the commands and the tests; never linked into a lab program. */
+#ifndef TILELAB_UTIL_H
+#define TILELAB_UTIL_H
 
 #include "harness.h"
 
@@ -20,7 +24,7 @@ void files_remove_tree(const char *dir);
 /* Copies a file; 0 on success. */
 int files_copy(const char *from, const char *to);
 
-/* ---- hashing (util_hash.c): cache keys, from harness.h's tl_hash (start from TL_HASH_SEED) ---- */
+/* ---- hashing (util_hash.c): cache keys, with harness.h's tl_hash, from TL_HASH_SEED ---- */
 /* A text and its terminating NUL (so "ab","c" and "a","bc" differ). */
 uint64_t util_hash_text(uint64_t h, const char *text);
 /* A file the kit builds with (a library, a header, the compiler): its size, its modification
@@ -29,7 +33,7 @@ uint64_t util_hash_stamp(uint64_t h, const char *path);
 /* A file's whole content; 0, or -1 when it cannot be read. */
 int util_hash_file(uint64_t *h, const char *path);
 
-/* ---- files a submission controls (files_untrusted.c) ------------------------------------ */
+/* ---- files a submission controls (util_files_untrusted.c) ------------------------------- */
 /* Messages name the path made inert (tl_text_line): a submission chooses its file names. */
 
 /* A regular file of at most max_bytes, NUL-terminated (malloc'd; *len gets its length when not
@@ -44,7 +48,7 @@ char *files_read_untrusted(const char *path, size_t max_bytes, size_t *len, tl_e
 int files_copy_tree_untrusted(const char *from, const char *to, size_t max_total_bytes,
                               int max_files, tl_error *err);
 
-/* ---- child processes ---------------------------------------------------------------------- */
+/* ---- child processes (util_proc.c) ------------------------------------------------------ */
 typedef struct proc_limits {
     unsigned long cpu_seconds;
     unsigned long file_bytes;    /* largest file it may write */
@@ -93,4 +97,4 @@ int proc_run(char *const argv[], double timeout_s, size_t limit, proc_result *re
 void proc_end_children_on_interrupt(void);
 void proc_result_free(proc_result *res);
 
-#endif /* TILELAB_RUNNER_FILES_H */
+#endif /* TILELAB_UTIL_H */
