@@ -32,6 +32,12 @@ uint64_t util_hash_text(uint64_t h, const char *text);
 uint64_t util_hash_stamp(uint64_t h, const char *path);
 /* A file's whole content; 0, or -1 when it cannot be read. */
 int util_hash_file(uint64_t *h, const char *path);
+/* A folder, in name order (names starting with '.' skipped): each entry's name and kind
+ * (st_mode), a regular file's content (its size instead when it is over max_file_bytes or
+ * cannot be read), a folder's entries when it is at most max_depth levels below `dir`; links
+ * count as what they are, unfollowed (read as files_read_untrusted reads). 0, or -1 when `dir`
+ * itself cannot be read. */
+int util_hash_tree(uint64_t *h, const char *dir, int max_depth, size_t max_file_bytes);
 
 /* ---- files a submission controls (util_files_untrusted.c) ------------------------------- */
 /* Messages name the path made inert (tl_text_line): a submission chooses its file names. */

@@ -22,44 +22,8 @@
 #include <unistd.h>
 
 #define BUILD_TMP_BYTES (UINT64_C(1) << 30)
-
-static int by_string(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Every staged file, by name and content, in name order. */
-static int hash_tree(uint64_t *h, const char *dir, int depth)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    char *names[RUNNER_MAX_SOURCE_FILES * 2];
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d)) && n < RUNNER_MAX_SOURCE_FILES * 2;)
-        if (e->d_name[0] != '.')
-            names[n++] = strdup(e->d_name);
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, by_string);
-    int rc = 0;
-    for (int i = 0; i < n; i++) {
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%.3000s/%.255s", dir, names[i]);
-        *h = util_hash_text(*h, names[i]);
-        struct stat st;
-        if (rc == 0 && lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && depth < 8) {
-            rc = hash_tree(h, path, depth + 1);
-        } else if (rc == 0) {
-            size_t len = 0;
-            char *text = files_read(path, &len);
-            if (text)
-                *h = tl_hash(*h, text, len);
-            free(text);
-        }
-        free(names[i]);
-    }
-    return rc;
-}
+/* How deep the staged submission's folders count in the cache key (staging copies fewer). */
+#define BUILD_HASH_DEPTH 8
 
 static bool header_like(const char *name)
 {
@@ -471,7 +435,7 @@ int runner_build(const runner_config *c, const char *folder, const char *source,
     }
     /* The key: every staged file, the kit's libraries and headers, the compiler and flags. */
     uint64_t h = TL_HASH_SEED;
-    if (o->verdict == TL_VERDICT_PASS && hash_tree(&h, staged, 0) != 0) {
+    if (o->verdict == TL_VERDICT_PASS && util_hash_tree(&h, staged, BUILD_HASH_DEPTH, RUNNER_MAX_SOURCE_BYTES) != 0) {
         o->verdict = TL_VERDICT_REFUSED;
         snprintf(o->detail, sizeof o->detail, "%s: cannot read the submission",
                  folder ? folder : source);

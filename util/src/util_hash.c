@@ -1,8 +1,11 @@
-/* Cache keys: the kit's 64-bit FNV-1a (tl_hash) over texts, files and the stamps of files the
- * kit builds with. */
+/* Cache and journal keys: the kit's 64-bit FNV-1a (tl_hash) over texts, files, folders and the
+ * stamps of files the kit builds with. */
 #include "util.h"
 
+#include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -33,4 +36,35 @@ int util_hash_file(uint64_t *h, const char *path)
     int failed = ferror(f);
     fclose(f);
     return failed ? -1 : 0;
+}
+
+static int hash_folder(uint64_t *h, const char *dir, int depth, int max_depth, size_t max_bytes)
+{
+    struct dirent **names = NULL;
+    int n = scandir(dir, &names, NULL, alphasort);
+    for (int i = 0; i < n; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%.3800s/%.255s", dir, names[i]->d_name);
+        struct stat st;
+        if (names[i]->d_name[0] != '.' && lstat(path, &st) == 0) {
+            *h = util_hash_text(*h, names[i]->d_name);
+            *h = tl_hash(*h, &st.st_mode, sizeof st.st_mode);
+            if (S_ISDIR(st.st_mode) && depth < max_depth) {
+                hash_folder(h, path, depth + 1, max_depth, max_bytes);
+            } else if (S_ISREG(st.st_mode)) {
+                size_t len = 0;
+                char *text = files_read_untrusted(path, max_bytes, &len, NULL);
+                *h = text ? tl_hash(*h, text, len) : tl_hash(*h, &st.st_size, sizeof st.st_size);
+                free(text);
+            }
+        }
+        free(names[i]);
+    }
+    free(names);
+    return n < 0 ? -1 : 0;
+}
+
+int util_hash_tree(uint64_t *h, const char *dir, int max_depth, size_t max_file_bytes)
+{
+    return hash_folder(h, dir, 0, max_depth, max_file_bytes);
 }
