@@ -2,8 +2,8 @@
 #include "bench_lab.h"
 
 #include "cli.h"
-#include "lab_build.h"
-#include "runner_files.h"
+#include "runner.h"
+#include "util.h"
 
 #include <cjson/cJSON.h>
 #include <limits.h>

@@ -6,11 +6,10 @@
 #include "bench_steps.h"
 
 #include "bench_lab.h"
-#include "bench_roofline.h"
+#include "report.h"
 #include "cli.h"
-#include "ncu_csv.h"
 #include "run_conflicts.h"
-#include "runner_files.h"
+#include "util.h"
 #include "session.h"
 
 #include <cjson/cJSON.h>

@@ -3,8 +3,8 @@
 #include "cli.h"
 #include "bench_lab.h"
 #include "bench_steps.h"
-#include "runner_files.h"
-#include "lab_build.h"
+#include "runner.h"
+#include "util.h"
 #include "session.h"
 
 #include "ptx.h"

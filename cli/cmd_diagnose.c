@@ -3,7 +3,7 @@
 #include "cli.h"
 #include "diagnose_program.h"
 #include "ptx.h"
-#include "runner_files.h"
+#include "util.h"
 #include "session.h"
 
 #include <cjson/cJSON.h>

@@ -3,7 +3,7 @@
  * themselves; this is for everything else (the corpus, a program with its own main). */
 #include "cli.h"
 #include "perfmodel.h"
-#include "runner_files.h"
+#include "util.h"
 
 #include <cjson/cJSON.h>
 #include <getopt.h>

@@ -7,7 +7,7 @@
 #include "run_program.h"
 #include "run_watch.h"
 #include "ptx.h"
-#include "runner_files.h"
+#include "util.h"
 #include "session.h"
 
 #include <cjson/cJSON.h>

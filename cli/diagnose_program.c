@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "run_program.h"
-#include "runner_files.h"
+#include "util.h"
 #include "session.h"
 
 #include <cjson/cJSON.h>

@@ -2,9 +2,9 @@
 #include "run_conflicts.h"
 
 #include "cli.h"
-#include "ncu_csv.h"
+#include "report.h"
 #include "ptx.h"
-#include "runner_files.h"
+#include "util.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
 #include "run_maps.h"
 
 #include "cli.h"
-#include "run_report.h"
-#include "runner_files.h"
+#include "report.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -32,7 +32,7 @@
 #define _DEFAULT_SOURCE /* realpath */
 #include "grader.h"
 #include "checks_source.h"
-#include "runner_files.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <limits.h>

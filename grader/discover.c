@@ -3,7 +3,7 @@
 #define _GNU_SOURCE /* O_NOFOLLOW, O_DIRECTORY, fdopendir */
 #include "grader.h"
 
-#include "runner_files.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #define MAX_STUDENTS 4096
+/* How many levels of folders below a submission count in its key (the journal's). */
+#define SUBMISSION_HASH_DEPTH 4
 
 static int by_student(const void *a, const void *b)
 {
@@ -110,37 +112,11 @@ int grader_discover(const char *root, submission **out, tl_error *err)
     return n;
 }
 
-/* Names, kinds and contents, in name order; links count as what they are, unread. */
-static uint64_t hash_dir(uint64_t h, const char *dir, int depth)
-{
-    struct dirent **names = NULL;
-    int n = scandir(dir, &names, NULL, alphasort);
-    for (int i = 0; i < n; i++) {
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%.3800s/%.255s", dir, names[i]->d_name);
-        struct stat st;
-        if (names[i]->d_name[0] != '.' && lstat(path, &st) == 0) {
-            h = tl_hash(h, names[i]->d_name, strlen(names[i]->d_name) + 1);
-            h = tl_hash(h, &st.st_mode, sizeof st.st_mode);
-            if (S_ISDIR(st.st_mode) && depth < 4) {
-                h = hash_dir(h, path, depth + 1);
-            } else if (S_ISREG(st.st_mode)) {
-                tl_error err;
-                size_t len = 0;
-                char *text = files_read_untrusted(path, RUNNER_MAX_SOURCE_BYTES, &len, &err);
-                h = text ? tl_hash(h, text, len) : tl_hash(h, &st.st_size, sizeof st.st_size);
-                free(text);
-            }
-        }
-        free(names[i]);
-    }
-    free(names);
-    return h;
-}
-
 uint64_t grader_submission_hash(const submission *s)
 {
     uint64_t h = TL_HASH_SEED;
     h = tl_hash(h, s->refused, strlen(s->refused));
-    return s->refused[0] ? h : hash_dir(h, s->folder, 0);
+    if (!s->refused[0])
+        util_hash_tree(&h, s->folder, SUBMISSION_HASH_DEPTH, RUNNER_MAX_SOURCE_BYTES);
+    return h;
 }

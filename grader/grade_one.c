@@ -4,7 +4,7 @@
 #include "grader_context.h"
 #include "outputs.h"
 
-#include "runner_files.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -72,23 +72,6 @@ void grade_add_performance(const grade_context *c, cJSON *items, cJSON *item, cJ
         cJSON_AddItemToArray(items, item);
     else
         cJSON_Delete(item);
-}
-
-static int write_atomic(const char *path, const char *text)
-{
-    char tmp[PATH_MAX + 16];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return -1;
-    bool ok = fputs(text, f) >= 0;
-    ok = fflush(f) == 0 && fsync(fileno(f)) == 0 && ok;
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
 }
 
 /* plain_cuda (checks_plain.c) on the build's products and the submission's files. Appends the
@@ -594,7 +577,7 @@ static void finish(const grade_context *c, const submission *s, cJSON *e, cJSON 
     char path[PATH_MAX];
     grade_journal_path(c, s, path, sizeof path);
     char *json = cJSON_Print(e);
-    if (!json || write_atomic(path, json) != 0)
+    if (!json || tl_write_file_atomic(path, json, strlen(json), NULL) != 0)
         fprintf(stderr, "tilelab grade: cannot write %s\n", path);
     free(json);
     cJSON_Delete(e);

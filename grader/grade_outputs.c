@@ -5,7 +5,7 @@
 #include "outputs_entry.h"
 #include "outputs.h"
 
-#include "runner_files.h"
+#include "util.h"
 #include "submitted.h"
 
 #include <math.h>

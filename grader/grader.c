@@ -2,7 +2,7 @@
  * time, one worker process per submission (up to --jobs at once, each in a worker slot of its
  * own), the journal that makes grading resumable, and the final outputs. */
 #include "grader_context.h"
-#include "runner_files.h"
+#include "util.h"
 #include "submitted.h"
 
 #include <dirent.h>

@@ -3,7 +3,7 @@
  * and a rename, so a failure half way leaves the previous file (or none) in place, never a
  * truncated one. */
 #include "outputs_entry.h"
-#include "runner_files.h"
+#include "util.h"
 
 #include <errno.h>
 #include <math.h>

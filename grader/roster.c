@@ -1,6 +1,6 @@
 /* The roster reader: RFC 4180 CSV, checked row by row, every error with its line. */
 #include "roster.h"
-#include "runner_files.h"
+#include "util.h"
 #include "submitted.h"
 
 #include <ctype.h>

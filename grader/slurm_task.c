@@ -7,7 +7,7 @@
 #include "grader_context.h"
 #include "outputs.h"
 
-#include "runner_files.h"
+#include "util.h"
 
 #include <cjson/cJSON.h>
 #include <limits.h>

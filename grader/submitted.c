@@ -1,6 +1,6 @@
 /* Submission times from the instructor's side: parsing, formatting, Gradescope's metadata. */
 #include "submitted.h"
-#include "runner_files.h"
+#include "util.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>

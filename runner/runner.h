@@ -19,6 +19,7 @@
 #include "gpu_timing.h"
 #include "perfmodel.h"
 #include "runner_backend.h"
+#include "util.h"
 
 #include <limits.h>
 #include <sys/types.h>
@@ -55,55 +56,6 @@ int tl_verdict_exit_status(tl_verdict v);
 /* Of several verdicts, the one a summary shows: the first not-pass in the order above, with
  * wrong the mildest. */
 tl_verdict tl_verdict_worst(tl_verdict a, tl_verdict b);
-
-/* ---- child processes ---------------------------------------------------------------------- */
-typedef struct proc_limits {
-    unsigned long cpu_seconds;
-    unsigned long file_bytes;    /* largest file it may write */
-    unsigned long address_bytes; /* virtual memory */
-    unsigned long processes;     /* of its user */
-    unsigned long open_files;
-} proc_limits;
-
-typedef struct proc_spec {
-    char *const *argv;           /* argv[0] looked up on PATH */
-    char *const *envp;           /* NULL: this process's environment; else exactly this one */
-    double timeout_s;            /* <= 0: none */
-    size_t capture_limit;        /* bytes kept of stdout and of stderr */
-    const proc_limits *limits;   /* NULL: none */
-    bool set_uid;                /* run as uid/gid (only when this process is root) */
-    uid_t uid;
-    gid_t gid;
-    /* The child's descriptor 3 is a pipe whose bytes go to on_result as they come; without a
-     * callback the child gets only 0 (/dev/null), 1 and 2, and nothing else is inherited. */
-    void (*on_result)(void *ctx, const char *data, size_t n);
-    void *result_ctx;
-    const char *cwd;             /* NULL: this process's */
-} proc_spec;
-
-typedef struct proc_result {
-    int exit_code;   /* the child's exit status, or -1 when a signal ended it */
-    int signal;      /* the signal that ended it, or 0 */
-    bool timed_out;  /* killed at the time limit */
-    bool truncated;  /* some output was past the limit and dropped */
-    char *out, *err; /* NUL-terminated captures; release with proc_result_free */
-    double seconds;
-} proc_result;
-
-/* Runs a child in its own process group (a time limit ends the whole group). Returns -1 only
- * when it could not be started. The calling process becomes a child subreaper and reaps, after
- * each child, any of its children's children left over (a sandbox whose monitor went with the
- * group): so it must start no children of its own that it waits for with wait(-1) while a
- * proc_run_spec is under way. */
-int proc_run_spec(const proc_spec *spec, proc_result *res);
-/* The kit's own tools (nvcc, ncu): environment inherited, no limits. */
-int proc_run(char *const argv[], double timeout_s, size_t limit, proc_result *res);
-/* From now on an interrupt (Ctrl-C: SIGINT), SIGTERM or SIGHUP to this process also ends every
- * child proc_run started that is still running, with all it started (each child has a process
- * group of its own, which the terminal's signal does not reach), then this process as the
- * signal would have. */
-void proc_end_children_on_interrupt(void);
-void proc_result_free(proc_result *res);
 
 /* ---- configuration ---------------------------------------------------------------------- */
 /* runner_backend, its table (runner_backend_about), names and parsing: runner_backend.h. */
@@ -586,5 +538,8 @@ char *runner_result_json(const runner_result *r, const char *dataset_name);
 #ifdef __cplusplus
 }
 #endif
+
+/* Building a lab's .cu file into a lab program (the harness's main), for bench. */
+#include "runner_lab_build.h"
 
 #endif /* TILELAB_RUNNER_H */

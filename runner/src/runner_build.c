@@ -9,7 +9,7 @@
 #include "runner_removed.h"
 #include "runner_sandbox.h"
 
-#include "runner_files.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,60 +22,8 @@
 #include <unistd.h>
 
 #define BUILD_TMP_BYTES (UINT64_C(1) << 30)
-
-static uint64_t hash_text(uint64_t h, const char *text)
-{
-    return tl_hash(h, text, strlen(text) + 1);
-}
-
-/* A library or header of the kit changes the program as much as the source does. */
-static uint64_t hash_stamp(uint64_t h, const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) == 0) {
-        int64_t parts[2] = {(int64_t)st.st_size, (int64_t)st.st_mtime};
-        h = tl_hash(h, parts, sizeof parts);
-    }
-    return hash_text(h, path);
-}
-
-static int by_string(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Every staged file, by name and content, in name order. */
-static int hash_tree(uint64_t *h, const char *dir, int depth)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    char *names[RUNNER_MAX_SOURCE_FILES * 2];
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d)) && n < RUNNER_MAX_SOURCE_FILES * 2;)
-        if (e->d_name[0] != '.')
-            names[n++] = strdup(e->d_name);
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, by_string);
-    int rc = 0;
-    for (int i = 0; i < n; i++) {
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%.3000s/%.255s", dir, names[i]);
-        *h = hash_text(*h, names[i]);
-        struct stat st;
-        if (rc == 0 && lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && depth < 8) {
-            rc = hash_tree(h, path, depth + 1);
-        } else if (rc == 0) {
-            size_t len = 0;
-            char *text = files_read(path, &len);
-            if (text)
-                *h = tl_hash(*h, text, len);
-            free(text);
-        }
-        free(names[i]);
-    }
-    return rc;
-}
+/* How deep the staged submission's folders count in the cache key (staging copies fewer). */
+#define BUILD_HASH_DEPTH 8
 
 static bool header_like(const char *name)
 {
@@ -487,7 +435,7 @@ int runner_build(const runner_config *c, const char *folder, const char *source,
     }
     /* The key: every staged file, the kit's libraries and headers, the compiler and flags. */
     uint64_t h = TL_HASH_SEED;
-    if (o->verdict == TL_VERDICT_PASS && hash_tree(&h, staged, 0) != 0) {
+    if (o->verdict == TL_VERDICT_PASS && util_hash_tree(&h, staged, BUILD_HASH_DEPTH, RUNNER_MAX_SOURCE_BYTES) != 0) {
         o->verdict = TL_VERDICT_REFUSED;
         snprintf(o->detail, sizeof o->detail, "%s: cannot read the submission",
                  folder ? folder : source);
@@ -499,12 +447,12 @@ int runner_build(const runner_config *c, const char *folder, const char *source,
                             RUNNER_HARNESS_INCLUDE "/gputk.h",
                             RUNNER_HARNESS_INCLUDE "/cuda_removed.h", RUNNER_NVCC};
     for (size_t i = 0; i < sizeof stamps / sizeof stamps[0]; i++)
-        h = hash_stamp(h, stamps[i]);
-    h = hash_text(h, source_name);
-    h = hash_text(h, arch);
-    h = hash_text(h, c->device_debug ? "-G" : "-lineinfo");
-    h = hash_text(h, c->program ? "program" : "lab");
-    h = hash_text(h, "products: capture ptx cubin own.ii headers"); /* a cached build has them all */
+        h = util_hash_stamp(h, stamps[i]);
+    h = util_hash_text(h, source_name);
+    h = util_hash_text(h, arch);
+    h = util_hash_text(h, c->device_debug ? "-G" : "-lineinfo");
+    h = util_hash_text(h, c->program ? "program" : "lab");
+    h = util_hash_text(h, "products: capture ptx cubin own.ii headers"); /* a cached build has them all */
     snprintf(p->dir, sizeof p->dir, "%s/%016" PRIx64, RUNNER_CACHE_DIR, h);
     set_paths(p);
     if (o->verdict != TL_VERDICT_PASS) {

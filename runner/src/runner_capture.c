@@ -5,7 +5,7 @@
 #include "runner_config.h"
 #include "runner_sandbox.h"
 
-#include "runner_files.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>

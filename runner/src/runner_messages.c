@@ -7,7 +7,7 @@
 #include "runner_hints.h"
 #include "runner_messages.h"
 
-#include "runner_files.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <limits.h>

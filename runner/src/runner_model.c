@@ -3,7 +3,7 @@
  * registers from the build's cubin. Nothing the submission wrote is read: the counts come from
  * the interpreter, the registers from the cubin ptxas made. */
 #include "runner.h"
-#include "runner_files.h"
+#include "util.h"
 #include "runner_model.h"
 
 #include <cjson/cJSON.h>

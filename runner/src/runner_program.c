@@ -10,7 +10,7 @@
 #include "runner_program_inputs.h"
 #include "runner_sandbox.h"
 
-#include "runner_files.h"
+#include "util.h"
 
 #include <cjson/cJSON.h>
 #include <inttypes.h>

@@ -2,7 +2,7 @@
  * the description the kit's own matrix labs get when a libwb program is handed in for them. */
 #include "runner.h"
 
-#include "runner_files.h"
+#include "util.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>

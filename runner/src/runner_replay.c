@@ -7,7 +7,7 @@
 #include "runner_model.h"
 #include "runner_sandbox.h"
 
-#include "runner_files.h"
+#include "util.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

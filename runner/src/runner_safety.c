@@ -2,7 +2,7 @@
  * on, so that a race or an out-of-bounds read fails a submission on every backend, not only
  * where the hardware happened to show it. */
 #include "runner.h"
-#include "runner_files.h"
+#include "util.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>

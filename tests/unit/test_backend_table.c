@@ -1,4 +1,4 @@
-/* The backends' table (runner/runner_backend.h): a toy backend added as a row is parsed and
+/* The backends' table (replay/runner_backend.h): a toy backend added as a row is parsed and
  * named like the kit's, listed in the messages that name the backends, and brings its own
  * defaults; the kit's rows keep theirs. This file alone sees the toy row: it includes only the
  * header-only table, never the runner's library, which is built without it. */

@@ -1,8 +1,7 @@
 /* What bench steps reads and writes: ncu's CSV rows (header found past ncu's notes, quoted
  * fields, thousands separators, a unit's prefix) and the roofline picture (escaped labels,
  * points without figures left out, points ordered by height in the label column). */
-#include "bench_roofline.h"
-#include "ncu_csv.h"
+#include "report.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>

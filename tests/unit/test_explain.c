@@ -3,8 +3,8 @@
  * asked for; an explanation's causes and map kept as JSON and read back; run's report page
  * escapes what it is given and draws a map per wrong dataset. */
 #include "explain.h"
-#include "run_report.h"
-#include "runner_files.h"
+#include "report.h"
+#include "util.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* Files a submission controls: links, FIFOs, devices and folders are refused by name, a file
  * over the limit is refused without being read, a folder is copied faithfully or refused. */
 #define _GNU_SOURCE /* mkfifo, symlink */
-#include "runner_files.h"
+#include "util.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -278,4 +278,61 @@ Test(files, make_dirs_creates_the_missing_folders_above)
     snprintf(deep, sizeof deep, "%s/a/file/d", base);
     cr_expect_eq(files_make_dirs(deep), -1);
     files_remove_tree(base);
+}
+
+/* ---- the hash of a folder (cache and journal keys) ---------------------------------------- */
+TestSuite(hash_tree, .init = scratch_init, .fini = scratch_fini);
+
+static uint64_t tree_key(const char *dir, int max_depth)
+{
+    uint64_t h = TL_HASH_SEED;
+    cr_assert_eq(util_hash_tree(&h, at(dir), max_depth, 1 << 20), 0);
+    return h;
+}
+
+/* Whatever changes what a build would read changes the key; what it does not read does not. */
+Test(hash_tree, a_name_a_content_or_a_kind_changes_the_key_a_hidden_file_does_not)
+{
+    make_dir("s");
+    write_file("s/main.cu", "kernel");
+    make_dir("s/inc");
+    write_file("s/inc/a.h", "#define A 1");
+    uint64_t base = tree_key("s", 4);
+    cr_assert_eq(tree_key("s", 4), base, "the same folder, another key");
+    write_file("s/.hidden", "anything");
+    cr_assert_eq(tree_key("s", 4), base, "a name starting with '.' counts");
+    write_file("s/inc/a.h", "#define A 2");
+    uint64_t content = tree_key("s", 4);
+    cr_assert_neq(content, base, "a file's content does not count");
+    cr_assert_eq(rename(at("s/inc/a.h"), at("s/inc/b.h")), 0);
+    uint64_t name = tree_key("s", 4);
+    cr_assert_neq(name, content, "a file's name does not count");
+    cr_assert_eq(chmod(at("s/inc/b.h"), 0755), 0);
+    cr_assert_neq(tree_key("s", 4), name, "a file's mode does not count");
+}
+
+/* A link counts as a link: its target's content is not read, wherever it points. */
+Test(hash_tree, a_link_is_not_followed)
+{
+    make_dir("s");
+    write_file("outside", "secret one");
+    cr_assert_eq(symlink(at("outside"), at("s/link.h")), 0);
+    uint64_t before = tree_key("s", 4);
+    write_file("outside", "secret two");
+    cr_assert_eq(tree_key("s", 4), before, "the link's target was read");
+}
+
+/* Folders deeper than max_depth count by name only; a folder that cannot be read is -1. */
+Test(hash_tree, folders_count_down_to_max_depth)
+{
+    make_dir("s");
+    make_dir("s/1");
+    make_dir("s/1/2");
+    write_file("s/1/2/deep.h", "one");
+    uint64_t shallow = tree_key("s", 1), deep = tree_key("s", 2);
+    write_file("s/1/2/deep.h", "two");
+    cr_assert_eq(tree_key("s", 1), shallow, "a file below max_depth counted");
+    cr_assert_neq(tree_key("s", 2), deep, "a file within max_depth did not count");
+    uint64_t h = TL_HASH_SEED;
+    cr_assert_eq(util_hash_tree(&h, at("none"), 4, 1 << 20), -1);
 }

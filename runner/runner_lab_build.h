@@ -1,7 +1,8 @@
-/* Building a lab's .cu file (the student's, a template or a solution) into a lab program:
- * nvcc, the harness's lab main and libraries, and a cache keyed by content. */
-#ifndef TILELAB_LAB_BUILD_H
-#define TILELAB_LAB_BUILD_H
+/* A part of runner.h (included at its end): building a lab's .cu file (a template or a
+ * solution) directly into a lab program, outside the sandbox, for the kit's own benchmarks: nvcc,
+ * the harness's lab main and libraries, kept in the runner's build cache keyed by content. */
+#ifndef TILELAB_RUNNER_LAB_BUILD_H
+#define TILELAB_RUNNER_LAB_BUILD_H
 
 #include "runner.h"
 
@@ -29,4 +30,4 @@ int lab_build(const char *source, runner_backend backend, bool with_cublas, lab_
  * cuda-gdb, and to run unoptimised PTX on the CPU backend. */
 void lab_build_set_device_debug(bool on);
 
-#endif /* TILELAB_LAB_BUILD_H */
+#endif /* TILELAB_RUNNER_LAB_BUILD_H */

@@ -1,8 +1,7 @@
 /* The kit copied into a grading bundle, its settings, and the zip (./tilelab export). */
-#include "cli.h"
-#include "export_kit.h"
+#include "export.h"
 #include "runner.h"
-#include "runner_files.h"
+#include "util.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>

@@ -1,7 +1,7 @@
 /* Nsight Compute's CSV (ncu --csv): the rows of its metrics, for run's bank conflicts and
  * bench steps' counters. */
-#ifndef TILELAB_CLI_NCU_CSV_H
-#define TILELAB_CLI_NCU_CSV_H
+#ifndef TILELAB_REPORT_NCU_CSV_H
+#define TILELAB_REPORT_NCU_CSV_H
 
 typedef struct ncu_row {
     const char *kernel; /* as ncu names it, arguments and all: "Kernel(const float *, ...)" */
@@ -15,4 +15,4 @@ typedef struct ncu_row {
  * -1 when there is no header. */
 int ncu_csv_rows(char *csv, void (*fn)(const ncu_row *row, void *ctx), void *ctx);
 
-#endif /* TILELAB_CLI_NCU_CSV_H */
+#endif /* TILELAB_REPORT_NCU_CSV_H */

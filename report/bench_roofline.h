@@ -1,8 +1,8 @@
 /* A roofline picture as SVG, for bench steps: log-log, arithmetic intensity (FLOP per byte of
  * device memory traffic) across, GFLOP/s up, the two roofs (the arithmetic peak and the memory
  * bandwidth times the intensity), and one labelled point per kernel. */
-#ifndef TILELAB_CLI_BENCH_ROOFLINE_H
-#define TILELAB_CLI_BENCH_ROOFLINE_H
+#ifndef TILELAB_REPORT_BENCH_ROOFLINE_H
+#define TILELAB_REPORT_BENCH_ROOFLINE_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -27,4 +27,4 @@ typedef struct roofline {
  * failed, a figure not measured) are left out. Returns the points drawn. */
 int roofline_svg(FILE *f, const roofline *r, const roofline_point *points, int n);
 
-#endif /* TILELAB_CLI_BENCH_ROOFLINE_H */
+#endif /* TILELAB_REPORT_BENCH_ROOFLINE_H */

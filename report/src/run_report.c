@@ -2,7 +2,7 @@
  * one, its explanation (explain_html_dataset: the causes, the map, the first wrong elements). */
 #include "run_report.h"
 
-#include "runner_files.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * to a limit each, an optional result pipe, resource limits, another user, a chosen environment,
  * and nothing inherited but what is named. */
 #define _GNU_SOURCE /* setgroups, pipe2 */
-#include "runner.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -216,25 +216,26 @@ static void reap_orphans(void)
     }
 }
 
-int proc_run_spec(const proc_spec *s, proc_result *res)
+/* The child's stdout, stderr and (with a result callback) result pipe, closed on exec. */
+static int open_pipes(const proc_spec *s, int out[2], int err[2], int result[2])
 {
-    memset(res, 0, sizeof *res);
-    adopt_orphans();
-    int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1}, res_pipe[2] = {-1, -1};
-    if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
-        (s->on_result && pipe2(res_pipe, O_CLOEXEC) != 0)) {
-        for (int i = 0; i < 2; i++) {
-            if (out_pipe[i] >= 0)
-                close(out_pipe[i]);
-            if (err_pipe[i] >= 0)
-                close(err_pipe[i]);
-        }
-        return -1;
-    }
-    double start = tl_clock_now();
+    if (pipe2(out, O_CLOEXEC) == 0 && pipe2(err, O_CLOEXEC) == 0 &&
+        (!s->on_result || pipe2(result, O_CLOEXEC) == 0))
+        return 0;
+    int *all[] = {out, err, result};
+    for (int p = 0; p < 3; p++)
+        for (int i = 0; i < 2; i++)
+            if (all[p][i] >= 0)
+                close(all[p][i]);
+    return -1;
+}
+
+/* Forks the child into its own process group and remembers it; -1 when fork failed. An
+ * interrupt between the fork and remember_child would miss the child: held till then. */
+static pid_t start_child(const proc_spec *s, int out, int err, int result)
+{
     fflush(stdout);
     fflush(stderr);
-    /* An interrupt between the fork and remember_child would miss the child: held till then. */
     sigset_t interrupts, before;
     sigemptyset(&interrupts);
     sigaddset(&interrupts, SIGINT);
@@ -242,28 +243,26 @@ int proc_run_spec(const proc_spec *s, proc_result *res)
     sigaddset(&interrupts, SIGHUP);
     sigprocmask(SIG_BLOCK, &interrupts, &before);
     pid_t pid = fork();
-    if (pid < 0) {
-        sigprocmask(SIG_SETMASK, &before, NULL);
-        return -1;
-    }
     if (pid == 0) {
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
         signal(SIGHUP, SIG_DFL);
         sigprocmask(SIG_SETMASK, &before, NULL);
-        child(s, out_pipe[1], err_pipe[1], res_pipe[1]);
+        child(s, out, err, result);
     }
-    setpgid(pid, pid);
-    remember_child(pid);
+    if (pid > 0) {
+        setpgid(pid, pid);
+        remember_child(pid);
+    }
     sigprocmask(SIG_SETMASK, &before, NULL);
-    close(out_pipe[1]);
-    close(err_pipe[1]);
-    if (res_pipe[1] >= 0)
-        close(res_pipe[1]);
-    sink sinks[3] = {{out_pipe[0], NULL, 0, 0, s->capture_limit, false, NULL, NULL},
-                     {err_pipe[0], NULL, 0, 0, s->capture_limit, false, NULL, NULL},
-                     {res_pipe[0], NULL, 0, 0, 0, false, s->on_result, s->result_ctx}};
-    bool open_[3] = {true, true, res_pipe[0] >= 0};
+    return pid;
+}
+
+/* Reads the child's pipes until they all close, or until the time limit, which kills its whole
+ * group (res->timed_out). */
+static void pump(const proc_spec *s, pid_t pid, double start, sink sinks[3], proc_result *res)
+{
+    bool open_[3] = {true, true, sinks[2].fd >= 0};
     while (open_[0] || open_[1] || open_[2]) {
         double left = s->timeout_s - (tl_clock_now() - start);
         if (s->timeout_s > 0 && left <= 0) {
@@ -284,6 +283,11 @@ int proc_run_spec(const proc_spec *s, proc_result *res)
             if (open_[i] && (fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 open_[i] = drain(&sinks[i]);
     }
+}
+
+/* Ends what is left of the child's group, reaps it, and fills the rest of `res`. */
+static void collect(pid_t pid, double start, sink sinks[3], proc_result *res)
+{
     for (int i = 0; i < 3; i++)
         if (sinks[i].fd >= 0)
             close(sinks[i].fd);
@@ -304,6 +308,32 @@ int proc_run_spec(const proc_spec *s, proc_result *res)
         res->exit_code = -1;
         res->signal = WTERMSIG(status);
     }
+}
+
+int proc_run_spec(const proc_spec *s, proc_result *res)
+{
+    memset(res, 0, sizeof *res);
+    adopt_orphans();
+    int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1}, res_pipe[2] = {-1, -1};
+    if (open_pipes(s, out_pipe, err_pipe, res_pipe) != 0)
+        return -1;
+    double start = tl_clock_now();
+    pid_t pid = start_child(s, out_pipe[1], err_pipe[1], res_pipe[1]);
+    close(out_pipe[1]);
+    close(err_pipe[1]);
+    if (res_pipe[1] >= 0)
+        close(res_pipe[1]);
+    sink sinks[3] = {{out_pipe[0], NULL, 0, 0, s->capture_limit, false, NULL, NULL},
+                     {err_pipe[0], NULL, 0, 0, s->capture_limit, false, NULL, NULL},
+                     {res_pipe[0], NULL, 0, 0, 0, false, s->on_result, s->result_ctx}};
+    if (pid < 0) {
+        for (int i = 0; i < 3; i++)
+            if (sinks[i].fd >= 0)
+                close(sinks[i].fd);
+        return -1;
+    }
+    pump(s, pid, start, sinks, res);
+    collect(pid, start, sinks, res);
     return 0;
 }
 

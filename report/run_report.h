@@ -1,6 +1,6 @@
-/* Inside `run` (not a door of its own): the --report page, from the datasets run_maps kept. */
-#ifndef TILELAB_CLI_RUN_REPORT_H
-#define TILELAB_CLI_RUN_REPORT_H
+/* A part of report.h: run's --report page, from the datasets run_maps (cli/) kept. */
+#ifndef TILELAB_REPORT_RUN_REPORT_H
+#define TILELAB_REPORT_RUN_REPORT_H
 
 #include "explain.h"
 
@@ -19,4 +19,4 @@ typedef struct run_report_meta {
 int run_report_write(const char *path, const run_report_meta *meta, const run_report_entry *e,
                      int n, tl_error *err);
 
-#endif /* TILELAB_CLI_RUN_REPORT_H */
+#endif /* TILELAB_REPORT_RUN_REPORT_H */

@@ -1,8 +1,8 @@
 /* PrairieLearn's results.json, made from the grader's Gradescope results.json: PrairieLearn's
  * external grading reads score (0..1), gradable, message and tests[] (name, points, max_points,
  * output, message), as its documentation on external grading gives them. */
-#include "export_kit.h"
-#include "runner_files.h"
+#include "export.h"
+#include "util.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-#include "runner_files.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -10,40 +10,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The harness's reader (wbImport's text files) is the one whole-file reader of the kit. */
 char *files_read(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    tl_import text;
+    if (tl_import_file(path, TL_IMPORT_TEXT, &text, NULL) != 0)
         return NULL;
-    char *text = NULL;
-    size_t used = 0, cap = 0, n;
-    char buf[65536];
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        if (used + n + 1 > cap) {
-            cap = (used + n + 1) * 2;
-            char *grown = realloc(text, cap);
-            if (!grown) {
-                free(text);
-                fclose(f);
-                return NULL;
-            }
-            text = grown;
-        }
-        memcpy(text + used, buf, n);
-        used += n;
-    }
-    bool failed = ferror(f) != 0;
-    fclose(f);
-    if (failed) {
-        free(text);
-        return NULL;
-    }
-    if (!text && !(text = calloc(1, 1)))
-        return NULL;
-    text[used] = '\0';
     if (len)
-        *len = used;
-    return text;
+        *len = text.bytes;
+    return text.data;
 }
 
 void files_remove_tree(const char *dir)

@@ -2,7 +2,7 @@
  * regular files and folders is read, sizes are capped before anything is read, and the names
  * the submission chose are made inert before they reach a message. */
 #define _GNU_SOURCE /* O_NOFOLLOW, O_DIRECTORY, fdopendir, openat */
-#include "runner_files.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
