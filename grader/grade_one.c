@@ -577,7 +577,7 @@ static void finish(const grade_context *c, const submission *s, cJSON *e, cJSON 
     char path[PATH_MAX];
     grade_journal_path(c, s, path, sizeof path);
     char *json = cJSON_Print(e);
-    if (!json || tl_write_file_atomic(path, json, strlen(json), NULL) != 0)
+    if (!json || tl_write_file_durable(path, json, strlen(json), NULL) != 0)
         fprintf(stderr, "tilelab grade: cannot write %s\n", path);
     free(json);
     cJSON_Delete(e);

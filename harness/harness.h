@@ -118,6 +118,9 @@ int tl_matrix_parse(const char *name, const void *bytes, size_t len, tl_matrix *
  * replaced one keeps its own. -1 with err ("PATH: what failed: why") and no temporary left
  * behind on failure. */
 int tl_write_file_atomic(const char *path, const void *data, size_t len, tl_error *err);
+/* The same, with the data on disk (fsync) before the rename: for what a power cut must not
+ * leave empty under its name and cannot be made again cheaply (a grading's journal entry). */
+int tl_write_file_durable(const char *path, const void *data, size_t len, tl_error *err);
 
 /* Writes atomically (a temporary file in the same folder, then rename), so a reader never sees
  * half a file. Text uses 9 significant digits: every float32 reads back bit-identical. NaN and

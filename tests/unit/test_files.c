@@ -259,6 +259,25 @@ Test(write_atomic, replaces_whole_and_leaves_no_temporary)
                        err.msg);
 }
 
+/* The journal's write: the same replacement, with its data synced first; a folder that is not
+ * there fails with the path and leaves nothing behind. */
+Test(write_atomic, durable_replaces_whole_and_keeps_the_mode)
+{
+    tl_error err = {{0}};
+    write_file("entry.json", "{\"old\": true}");
+    cr_assert_eq(chmod(at("entry.json"), 0640), 0);
+    cr_assert_eq(tl_write_file_durable(at("entry.json"), "{}", 2, &err), 0, "%s", err.msg);
+    size_t len = 0;
+    char *text = files_read(at("entry.json"), &len);
+    cr_assert_str_eq(text, "{}");
+    free(text);
+    struct stat st;
+    cr_assert_eq(stat(at("entry.json"), &st), 0);
+    cr_expect_eq(st.st_mode & 0777, 0640, "the replaced file's mode is kept");
+    cr_assert_eq(tl_write_file_durable(at("none/entry.json"), "x", 1, &err), -1);
+    cr_expect_not_null(strstr(err.msg, "none/entry.json"), "%s", err.msg);
+}
+
 Test(files, make_dirs_creates_the_missing_folders_above)
 {
     char base[] = "/tmp/tl-mkdirs-XXXXXX";
