@@ -552,7 +552,8 @@ int bench_steps(const bench_steps_options *o)
             measure_gpu(lab, dataset, counts, o->reps, ncu, &steps[i]);
         else
             measure_cpu(lab, counts, size, &steps[i]);
-        if (strcmp(steps[i].check, "pass") != 0)
+        tl_verdict v;
+        if (!tl_verdict_parse(steps[i].check, &v) || v != TL_VERDICT_PASS)
             status = TL_EXIT_WRONG;
     }
     print_table(stdout, false, steps, n, gpu);

@@ -65,34 +65,27 @@ const char *diagnose_baseline_note(const cJSON *item)
  * saw only part of it. */
 static void print_findings(const cJSON *diag, bool stopped)
 {
-    const cJSON *findings = cJSON_GetObjectItem(diag, "findings");
-    int n = cJSON_GetArraySize(findings);
+    int n = runner_findings_count(diag);
     if (n == 0) {
         printf("errors: none found%s\n", stopped ? " before the kernel was stopped" : "");
         return;
     }
-    bool yours = !cJSON_IsTrue(cJSON_GetObjectItem(findings->child, "baseline")); /* first */
+    runner_finding f;
+    bool yours = !(runner_finding_get(diag, 0, &f) && f.baseline); /* the first */
     printf("errors (%s):\n", yours ? "the run fails" : "in the given baseline kernel only");
-    int i = 0;
-    for (const cJSON *f = findings->child; f; f = f->next) {
-        const cJSON *blk = cJSON_GetObjectItem(f, "block"), *th = cJSON_GetObjectItem(f, "thread");
-        printf("  %d. %s at %s:%.0f", ++i, str(f, "kind"), ptx_base_name(str(f, "file")),
-               num(f, "line"));
-        if (num(f, "line2") > 0)
-            printf(" and line %.0f", num(f, "line2"));
-        printf(" (%.0f time%s)%s\n", num(f, "count"), num(f, "count") == 1 ? "" : "s",
-               diagnose_baseline_note(f));
-        printf("     %s\n", str(f, "detail"));
-        printf("     first seen in block (%d,%d,%d), thread (%d,%d,%d)",
-               cJSON_GetArrayItem(blk, 0)->valueint, cJSON_GetArrayItem(blk, 1)->valueint,
-               cJSON_GetArrayItem(blk, 2)->valueint, cJSON_GetArrayItem(th, 0)->valueint,
-               cJSON_GetArrayItem(th, 1)->valueint, cJSON_GetArrayItem(th, 2)->valueint);
-        const cJSON *th2 = cJSON_GetObjectItem(f, "thread2");
-        if (th2)
-            printf(" and thread (%d,%d,%d)", cJSON_GetArrayItem(th2, 0)->valueint,
-                   cJSON_GetArrayItem(th2, 1)->valueint, cJSON_GetArrayItem(th2, 2)->valueint);
+    for (int i = 0; runner_finding_get(diag, i, &f); i++) {
+        printf("  %d. %s at %s:%d", i + 1, f.kind, f.file, f.line);
+        if (f.line2 > 0)
+            printf(" and line %d", f.line2);
+        printf(" (%.0f time%s)%s\n", f.count, f.count == 1 ? "" : "s",
+               f.baseline ? CLI_BASELINE_LABEL : "");
+        printf("     %s\n", f.detail);
+        printf("     first seen in block (%d,%d,%d), thread (%d,%d,%d)", f.block[0], f.block[1],
+               f.block[2], f.thread[0], f.thread[1], f.thread[2]);
+        if (f.has_thread2)
+            printf(" and thread (%d,%d,%d)", f.thread2[0], f.thread2[1], f.thread2[2]);
         char kernel[128];
-        ptx_kernel_name(str(f, "kernel"), kernel, sizeof kernel);
+        ptx_kernel_name(f.kernel, kernel, sizeof kernel);
         printf(" of kernel %s\n", kernel);
     }
 }

@@ -42,12 +42,72 @@ static int choice(const char *path, int line, const char *key, const char *value
     return -1;
 }
 
-int rubric_read(const char *path, rubric *r, tl_error *err)
+/* require = PATTERN, PATTERN...: each a regular expression the source must match. */
+static int read_require(const char *path, int line, char *value, rubric *r, tl_error *err)
+{
+    char *save = NULL;
+    for (char *tok = strtok_r(value, ",", &save); tok && r->nrequire < 8;
+         tok = strtok_r(NULL, ",", &save)) {
+        trim(tok);
+        regex_t re;
+        if (!*tok)
+            continue;
+        if (regcomp(&re, tok, REG_EXTENDED | REG_NOSUB) != 0)
+            return tl_error_set(err, "%s:%d: require: \"%s\" is not a valid regular expression",
+                                path, line, tok);
+        regfree(&re);
+        snprintf(r->require[r->nrequire++], sizeof r->require[0], "%s", tok);
+    }
+    return 0;
+}
+
+/* One "key = value" line into r; *curve_line keeps where performance_curve was set. */
+static int rubric_key(const char *path, int line, const char *key, char *value, rubric *r,
+                      int *curve_line, tl_error *err)
 {
     static const char *const visibilities[] = {"hidden", "after_due_date", "after_published",
                                                "visible", NULL};
     static const char *const curves[] = {"linear", "log", NULL}; /* rubric_curve's order */
     static const char *const yes_no[] = {"no", "yes", NULL};
+    const struct {
+        const char *key;
+        double *field;
+    } numbers[] = {{"compile", &r->compile},   {"datasets", &r->datasets},
+                   {"static", &r->statics},     {"performance", &r->performance},
+                   {"performance_full", &r->performance_full},
+                   {"performance_zero", &r->performance_zero}};
+    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
+        if (strcmp(key, numbers[i].key) == 0)
+            return number(path, line, key, value, numbers[i].field, err);
+    int k;
+    if (strcmp(key, "hidden_visibility") == 0) {
+        k = choice(path, line, key, value, visibilities,
+                   "hidden, after_due_date, after_published or visible", err);
+        if (k >= 0)
+            snprintf(r->hidden_visibility, sizeof r->hidden_visibility, "%s", value);
+    } else if (strcmp(key, "performance_curve") == 0) {
+        k = choice(path, line, key, value, curves, "linear or log", err);
+        r->performance_curve = k == 1 ? RUBRIC_CURVE_LOG : RUBRIC_CURVE_LINEAR;
+        *curve_line = line;
+    } else if (strcmp(key, "leaderboard") == 0) {
+        k = choice(path, line, key, value, yes_no, "yes or no", err);
+        r->leaderboard = k == 1;
+    } else if (strcmp(key, "plain_cuda") == 0) {
+        k = choice(path, line, key, value, yes_no, "yes or no", err);
+        r->plain_cuda = k == 1;
+    } else if (strcmp(key, "require") == 0) {
+        return read_require(path, line, value, r, err);
+    } else {
+        return tl_error_set(err, "%s:%d: unknown key \"%s\" (compile, datasets, static, "
+                            "performance, performance_full, performance_zero, "
+                            "performance_curve, hidden_visibility, require, leaderboard, "
+                            "plain_cuda)", path, line, key);
+    }
+    return k < 0 ? -1 : 0;
+}
+
+int rubric_read(const char *path, rubric *r, tl_error *err)
+{
     memset(r, 0, sizeof *r);
     r->compile = 10;
     r->datasets = 60;
@@ -60,7 +120,7 @@ int rubric_read(const char *path, rubric *r, tl_error *err)
     if (!f)
         return tl_error_set(err, "%s: cannot open the rubric", path);
     char buf[512];
-    int line = 0, rc = 0, curve_line = 0, k;
+    int line = 0, rc = 0, curve_line = 0;
     while (rc == 0 && fgets(buf, sizeof buf, f)) {
         line++;
         char *hash = strchr(buf, '#');
@@ -79,61 +139,7 @@ int rubric_read(const char *path, rubric *r, tl_error *err)
         char *key = buf, *value = eq + 1;
         trim(key);
         trim(value);
-        if (strcmp(key, "compile") == 0)
-            rc = number(path, line, key, value, &r->compile, err);
-        else if (strcmp(key, "datasets") == 0)
-            rc = number(path, line, key, value, &r->datasets, err);
-        else if (strcmp(key, "static") == 0)
-            rc = number(path, line, key, value, &r->statics, err);
-        else if (strcmp(key, "performance") == 0)
-            rc = number(path, line, key, value, &r->performance, err);
-        else if (strcmp(key, "performance_full") == 0)
-            rc = number(path, line, key, value, &r->performance_full, err);
-        else if (strcmp(key, "performance_zero") == 0)
-            rc = number(path, line, key, value, &r->performance_zero, err);
-        else if (strcmp(key, "hidden_visibility") == 0) {
-            k = choice(path, line, key, value, visibilities,
-                       "hidden, after_due_date, after_published or visible", err);
-            if (k < 0)
-                rc = -1;
-            else
-                snprintf(r->hidden_visibility, sizeof r->hidden_visibility, "%s", value);
-        } else if (strcmp(key, "performance_curve") == 0) {
-            k = choice(path, line, key, value, curves, "linear or log", err);
-            rc = k < 0 ? -1 : 0;
-            r->performance_curve = k == 1 ? RUBRIC_CURVE_LOG : RUBRIC_CURVE_LINEAR;
-            curve_line = line;
-        } else if (strcmp(key, "leaderboard") == 0) {
-            k = choice(path, line, key, value, yes_no, "yes or no", err);
-            rc = k < 0 ? -1 : 0;
-            r->leaderboard = k == 1;
-        } else if (strcmp(key, "plain_cuda") == 0) {
-            k = choice(path, line, key, value, yes_no, "yes or no", err);
-            rc = k < 0 ? -1 : 0;
-            r->plain_cuda = k == 1;
-        } else if (strcmp(key, "require") == 0) {
-            char *save = NULL;
-            for (char *tok = strtok_r(value, ",", &save); tok && r->nrequire < 8;
-                 tok = strtok_r(NULL, ",", &save)) {
-                trim(tok);
-                regex_t re;
-                if (!*tok)
-                    continue;
-                if (regcomp(&re, tok, REG_EXTENDED | REG_NOSUB) != 0) {
-                    rc = tl_error_set(err, "%s:%d: require: \"%s\" is not a valid regular "
-                                      "expression", path, line, tok);
-                    break;
-                }
-                regfree(&re);
-                snprintf(r->require[r->nrequire++], sizeof r->require[0], "%s", tok);
-            }
-        } else {
-            rc = tl_error_set(err, "%s:%d: unknown key \"%s\" (compile, datasets, static, "
-                              "performance, performance_full, performance_zero, "
-                              "performance_curve, hidden_visibility, require, leaderboard, "
-                              "plain_cuda)",
-                              path, line, key);
-        }
+        rc = rubric_key(path, line, key, value, r, &curve_line, err);
     }
     fclose(f);
     if (rc == 0 && r->performance_full <= r->performance_zero)

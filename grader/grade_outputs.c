@@ -72,37 +72,33 @@ static void print_summary(cJSON *const *entries, int count)
     printf("%-16s %8s  %-7s %-7s %-9s %s\n", "student", "total", "builds", "static",
            "datasets", "speed vs reference");
     for (int i = 0; i < count; i++) {
-        const cJSON *e = entries[i], *score = cJSON_GetObjectItem(e, "score");
-        const char *id = cJSON_GetObjectItem(e, "student")->valuestring;
-        const char *roster = cJSON_GetStringValue(cJSON_GetObjectItem(e, "roster"));
+        const cJSON *e = entries[i], *score = entry_field(e, "score");
+        const char *id = entry_student(e), *roster = entry_str(e, "roster");
+        double total = 0, max = 0, ratio = 0;
+        entry_num(score, "total", &total);
+        entry_num(score, "max", &max);
         char *shown = tl_text_line(id, strlen(id));
         if (roster && strcmp(roster, GRADER_NO_SUBMISSION) == 0) {
-            printf("%-16.16s %5.1f/%-3.0f %s\n", shown ? shown : "", 0.0,
-                   cJSON_GetObjectItem(score, "max")->valuedouble, GRADER_NO_SUBMISSION);
+            printf("%-16.16s %5.1f/%-3.0f %s\n", shown ? shown : "", 0.0, max,
+                   GRADER_NO_SUBMISSION);
             free(shown);
             continue;
         }
-        const cJSON *ds = cJSON_GetObjectItem(e, "datasets");
-        const cJSON *perf = cJSON_GetObjectItem(e, "performance");
-        int passed = 0, total = cJSON_GetArraySize(ds), static_ok = 1;
-        for (const cJSON *d = ds ? ds->child : NULL; d; d = d->next)
-            passed += strcmp(cJSON_GetObjectItem(d, "verdict")->valuestring, "pass") == 0;
-        const cJSON *st = cJSON_GetObjectItem(e, "static");
-        for (const cJSON *k = st ? st->child : NULL; k; k = k->next)
-            static_ok &= cJSON_IsTrue(cJSON_GetObjectItem(k, "ok"));
-        double ratio = cJSON_GetObjectItem(perf, "ratio")->valuedouble;
+        const cJSON *perf = entry_field(e, "performance"), *k;
+        dataset_stats ds = entry_stats(e, false);
+        int static_ok = 1;
+        cJSON_ArrayForEach(k, entry_field(e, "static"))
+            static_ok &= cJSON_IsTrue(entry_field(k, "ok"));
+        entry_num(perf, "ratio", &ratio);
         char frac[16], speed[48];
-        snprintf(frac, sizeof frac, "%d/%d", passed, total);
+        snprintf(frac, sizeof frac, "%d/%d", ds.passed, ds.total);
         snprintf(speed, sizeof speed, ratio > 0 ? "%s%.2fx%s" : "-", entry_slower(e) ? "<" : "", ratio,
-                 cJSON_IsTrue(cJSON_GetObjectItem(perf, "predicted")) ? " (predicted)" : "");
-        if (ratio <= 0 && cJSON_IsFalse(cJSON_GetObjectItem(perf, "graded")))
+                 cJSON_IsTrue(entry_field(perf, "predicted")) ? " (predicted)" : "");
+        if (ratio <= 0 && cJSON_IsFalse(entry_field(perf, "graded")))
             snprintf(speed, sizeof speed, "not graded");
         char *note = roster ? tl_text_line(roster, strlen(roster)) : NULL;
-        printf("%-16.16s %5.1f/%-3.0f %-7s %-7s %-9s %s%s%s\n", shown ? shown : "",
-               cJSON_GetObjectItem(score, "total")->valuedouble,
-               cJSON_GetObjectItem(score, "max")->valuedouble,
-               cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "build"), "ok")) ? "yes"
-                                                                                      : "NO",
+        printf("%-16.16s %5.1f/%-3.0f %-7s %-7s %-9s %s%s%s\n", shown ? shown : "", total, max,
+               cJSON_IsTrue(entry_field(entry_field(e, "build"), "ok")) ? "yes" : "NO",
                static_ok ? "ok" : "FAILED", frac, speed, note ? "  " : "", note ? note : "");
         free(note);
         free(shown);
@@ -117,11 +113,7 @@ int grade_write_outputs(const grade_context *c, const submission *subs, int n, t
     int count = 0, rc = 0;
     double max = 0;
     for (int i = 0; entries && listed && i < n; i++) {
-        char path[PATH_MAX];
-        grade_journal_path(c, &subs[i], path, sizeof path);
-        char *j = files_read(path, NULL);
-        cJSON *doc = j ? cJSON_Parse(j) : NULL;
-        free(j);
+        cJSON *doc = grade_journal_read(c, &subs[i]);
         if (!doc)
             continue;
         annotate(c, doc, i);

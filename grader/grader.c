@@ -249,37 +249,6 @@ int grade_time_reference(grade_context *c, tl_error *err)
     return 0;
 }
 
-/* Already graded with the same files, rubric and datasets: skip. */
-bool grade_journaled(const grade_context *c, const submission *s)
-{
-    char path[PATH_MAX], key[32];
-    grade_journal_path(c, s, path, sizeof path);
-    grade_key(c, s, key, sizeof key);
-    char *j = files_read(path, NULL);
-    cJSON *doc = j ? cJSON_Parse(j) : NULL;
-    const cJSON *k = doc ? cJSON_GetObjectItem(doc, "grading_key") : NULL;
-    bool same = cJSON_IsString(k) && strcmp(k->valuestring, key) == 0;
-    cJSON_Delete(doc);
-    free(j);
-    return same;
-}
-
-bool grade_has_failure(const grade_context *c, const submission *s)
-{
-    char path[PATH_MAX];
-    grade_journal_path(c, s, path, sizeof path);
-    char *j = files_read(path, NULL);
-    cJSON *doc = j ? cJSON_Parse(j) : NULL;
-    const cJSON *build = doc ? cJSON_GetObjectItem(doc, "build") : NULL;
-    bool fail = !build || !cJSON_IsTrue(cJSON_GetObjectItem(build, "ok"));
-    const cJSON *ds = doc ? cJSON_GetObjectItem(doc, "datasets") : NULL;
-    for (const cJSON *d = ds ? ds->child : NULL; d && !fail; d = d->next)
-        fail = strcmp(cJSON_GetObjectItem(d, "verdict")->valuestring, "pass") != 0;
-    cJSON_Delete(doc);
-    free(j);
-    return fail;
-}
-
 void grade_progress(const grade_context *c, int done, int total, int failures, double started,
                      const char *current)
 {

@@ -51,6 +51,9 @@ typedef struct grade_context {
 int grade_prepare(grade_context *c, tl_error *err);
 /* The reference solution's time on the performance dataset (predicted on the CPU backend). */
 int grade_time_reference(grade_context *c, tl_error *err);
+/* The submission's journal entry (journal.c, the one reader), NULL when there is none or it
+ * cannot be read; read its fields with outputs_entry.h's accessors. */
+cJSON *grade_journal_read(const grade_context *c, const submission *s);
 /* True when the submission's journal entry has the current grading key. */
 bool grade_journaled(const grade_context *c, const submission *s);
 /* True when its entry's build failed or a dataset did not pass (for the progress line). */

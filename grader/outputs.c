@@ -82,96 +82,123 @@ static void absent_row(FILE *f, const grader_roster *roster, int row, double max
     fputs("," GRADER_NO_SUBMISSION "\r\n", f);
 }
 
+/* The gradebook's columns: the items' names in the order they first appear (pointing into the
+ * entries), the roster's own columns, and whether a leaderboard rank is shown. */
+typedef struct gradebook {
+    const char **cols;
+    size_t ncols;
+    const grader_roster *roster;
+    bool board;
+} gradebook;
+
+static void collect_columns(gradebook *g, cJSON *const *entries, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const cJSON *it;
+        cJSON_ArrayForEach(it, entry_field(entry_field(entries[i], "score"), "items")) {
+            const char *name = entry_str(it, "name");
+            size_t c = 0;
+            while (name && c < g->ncols && strcmp(g->cols[c], name) != 0)
+                c++;
+            if (name && c == g->ncols)
+                g->cols[g->ncols++] = name;
+        }
+    }
+}
+
+/* The header line; returns how many cells come after max (which an absent id leaves empty). */
+static size_t write_header(FILE *f, const gradebook *g)
+{
+    fputs("student", f);
+    for (int k = 0; g->roster && k < g->roster->ncols; k++) {
+        fputc(',', f);
+        csv_field(f, g->roster->cols[k]);
+    }
+    fputs(",total,max", f);
+    /* The rank beside the total: what an instructor reads with it. */
+    if (g->board)
+        fputs(",leaderboard rank", f);
+    char head[300];
+    size_t ncells = g->board;
+    for (size_t c = 0; c < g->ncols; c++) {
+        fputc(',', f);
+        csv_field(f, g->cols[c]);
+        ncells++;
+        if (is_dataset_item(g->cols[c])) {
+            snprintf(head, sizeof head, "%.250s verdict", g->cols[c]);
+            fputc(',', f);
+            csv_field(f, head);
+            ncells++;
+        }
+    }
+    if (g->roster)
+        fputs(",roster", f);
+    fputs("\r\n", f);
+    return ncells;
+}
+
+/* One submission's row; *max keeps the largest max score seen. */
+static void write_row(FILE *f, const gradebook *g, const cJSON *e, double *max)
+{
+    const cJSON *score = entry_field(e, "score");
+    const grader_roster *roster = g->roster;
+    char num[40];
+    double v;
+    csv_field(f, entry_student(e));
+    int in_roster = roster ? grader_roster_find(roster, entry_student(e)) : -1;
+    for (int k = 0; roster && k < roster->ncols; k++) {
+        fputc(',', f);
+        if (in_roster >= 0)
+            csv_field(f, roster->values[(size_t)in_roster * (size_t)roster->ncols + (size_t)k]);
+    }
+    if (entry_num(score, "max", &v) && v > *max)
+        *max = v;
+    fprintf(f, ",%s", entry_num(score, "total", &v) ? out_fmt_num(num, v) : "");
+    fprintf(f, ",%s", entry_num(score, "max", &v) ? out_fmt_num(num, v) : "");
+    int rank, position;
+    if (g->board && entry_board(e, &rank, &position) && rank > 0)
+        fprintf(f, ",%d", rank);
+    else if (g->board)
+        fputc(',', f);
+    for (size_t c = 0; c < g->ncols; c++) {
+        const cJSON *it = item_named(e, g->cols[c]);
+        fprintf(f, ",%s", it && entry_num(it, "score", &v) ? out_fmt_num(num, v) : "");
+        if (is_dataset_item(g->cols[c])) {
+            char verdict[32];
+            verdict_of(it, verdict, sizeof verdict);
+            fprintf(f, ",%s", verdict);
+        }
+    }
+    if (roster) {
+        const char *status = entry_str(e, "roster");
+        fputc(',', f);
+        csv_field(f, status ? status : in_roster >= 0 ? "" : GRADER_NOT_IN_ROSTER);
+    }
+    fputs("\r\n", f);
+}
+
 int grader_write_gradebook_roster(const char *path, cJSON *const *entries, int n,
                                   const grader_roster *roster, tl_error *err)
 {
     if (out_check_entries(path, entries, n, err) != 0)
         return -1;
     /* The columns point into the entries; there are at most as many as items in all. */
-    size_t ncols = 0, cap = 1;
+    size_t cap = 1;
     for (int i = 0; i < n; i++)
         cap += (size_t)cJSON_GetArraySize(entry_field(entry_field(entries[i], "score"), "items"));
-    const char **cols = malloc(cap * sizeof *cols);
+    gradebook g = {malloc(cap * sizeof *g.cols), 0, roster, board_any(entries, n)};
     keyed *order = out_sorted_by_student(entries, n);
     membuf m;
     int rc = -1;
-    if (!cols || !order) {
+    if (!g.cols || !order) {
         tl_error_set(err, "%s: out of memory", path);
     } else if (out_open(&m, path, err) == 0) {
         m.rule = INERT_NONE; /* CRLF line ends stay: every cell was made safe on its own */
-        for (int i = 0; i < n; i++) {
-            const cJSON *it;
-            cJSON_ArrayForEach(it, entry_field(entry_field(entries[i], "score"), "items")) {
-                const char *name = entry_str(it, "name");
-                size_t c = 0;
-                while (name && c < ncols && strcmp(cols[c], name) != 0)
-                    c++;
-                if (name && c == ncols)
-                    cols[ncols++] = name;
-            }
-        }
-        fputs("student", m.f);
-        for (int k = 0; roster && k < roster->ncols; k++) {
-            fputc(',', m.f);
-            csv_field(m.f, roster->cols[k]);
-        }
-        fputs(",total,max", m.f);
-        /* The rank beside the total: what an instructor reads with it. */
-        bool board = board_any(entries, n);
-        if (board)
-            fputs(",leaderboard rank", m.f);
-        char head[300];
-        size_t ncells = board; /* the cells after max, which a roster's absent id leaves empty */
-        for (size_t c = 0; c < ncols; c++) {
-            fputc(',', m.f);
-            csv_field(m.f, cols[c]);
-            ncells++;
-            if (is_dataset_item(cols[c])) {
-                snprintf(head, sizeof head, "%.250s verdict", cols[c]);
-                fputc(',', m.f);
-                csv_field(m.f, head);
-                ncells++;
-            }
-        }
-        if (roster)
-            fputs(",roster", m.f);
-        fputs("\r\n", m.f);
-        char num[40];
-        double v, max = 0;
-        for (int r = 0; r < n; r++) {
-            const cJSON *e = entries[order[r].index], *score = entry_field(e, "score");
-            csv_field(m.f, entry_student(e));
-            int in_roster = roster ? grader_roster_find(roster, entry_student(e)) : -1;
-            for (int k = 0; roster && k < roster->ncols; k++) {
-                fputc(',', m.f);
-                if (in_roster >= 0)
-                    csv_field(m.f, roster->values[(size_t)in_roster * (size_t)roster->ncols + (size_t)k]);
-            }
-            if (entry_num(score, "max", &v) && v > max)
-                max = v;
-            fprintf(m.f, ",%s", entry_num(score, "total", &v) ? out_fmt_num(num, v) : "");
-            fprintf(m.f, ",%s", entry_num(score, "max", &v) ? out_fmt_num(num, v) : "");
-            int rank, position;
-            if (board && entry_board(e, &rank, &position) && rank > 0)
-                fprintf(m.f, ",%d", rank);
-            else if (board)
-                fputc(',', m.f);
-            for (size_t c = 0; c < ncols; c++) {
-                const cJSON *it = item_named(e, cols[c]);
-                fprintf(m.f, ",%s", it && entry_num(it, "score", &v) ? out_fmt_num(num, v) : "");
-                if (is_dataset_item(cols[c])) {
-                    char verdict[32];
-                    verdict_of(it, verdict, sizeof verdict);
-                    fprintf(m.f, ",%s", verdict);
-                }
-            }
-            if (roster) {
-                const char *status = entry_str(e, "roster");
-                fputc(',', m.f);
-                csv_field(m.f, status ? status : in_roster >= 0 ? "" : GRADER_NOT_IN_ROSTER);
-            }
-            fputs("\r\n", m.f);
-        }
+        collect_columns(&g, entries, n);
+        size_t ncells = write_header(m.f, &g);
+        double max = 0;
+        for (int r = 0; r < n; r++)
+            write_row(m.f, &g, entries[order[r].index], &max);
         /* Students of the roster without a submission: nothing is lost. */
         for (int i = 0; roster && i < roster->nrows; i++) {
             bool found = false;
@@ -182,7 +209,7 @@ int grader_write_gradebook_roster(const char *path, cJSON *const *entries, int n
         }
         rc = out_commit(&m, path, err);
     }
-    free(cols);
+    free(g.cols);
     free(order);
     return rc;
 }
@@ -219,64 +246,72 @@ static char *with_messages(const char *output, const char *msgs)
     return out;
 }
 
-int grader_write_results_json(const char *path, const cJSON *entry, tl_error *err)
+/* Before the due date nothing here may tell a hidden test's result. With hidden tests there is
+ * no total here (Gradescope adds up the tests' scores and shows a student what their visibility
+ * allows), no time the grading took (a hidden dataset that timed out took longer), and the
+ * summary counts the visible tests only. */
+typedef struct visible_score {
+    int hidden;                        /* hidden tests */
+    double hidden_max, total, max;     /* their points; the visible tests' score and points */
+} visible_score;
+
+static visible_score visible_score_of(const cJSON *score)
 {
-    if (!cJSON_IsObject(entry))
-        return tl_error_set(err, "%s: the entry is not a JSON object", path);
-    const cJSON *score = entry_field(entry, "score"), *perf = entry_field(entry, "performance");
-    const cJSON *ok = entry_field(entry_field(entry, "build"), "ok"), *it;
-    const char *msgs = entry_str(entry_field(entry, "build"), "messages");
-    cJSON *root = cJSON_CreateObject();
-    /* Before the due date nothing here may tell a hidden test's result. With hidden tests there
-     * is no total here (Gradescope adds up the tests' scores and shows a student what their
-     * visibility allows), no time the grading took (a hidden dataset that timed out took
-     * longer), and the summary counts the visible tests only. */
-    int hidden = 0;
-    double hidden_max = 0, vis_total = 0, vis_max = 0, v;
+    visible_score vs = {0, 0, 0, 0};
+    const cJSON *it;
+    double v;
     cJSON_ArrayForEach(it, entry_field(score, "items")) {
         const char *vis = entry_str(it, "visibility");
-        double *to_score = vis && !entry_visible(vis) ? NULL : &vis_total;
-        double *to_max = to_score ? &vis_max : &hidden_max;
-        hidden += !to_score;
+        double *to_score = vis && !entry_visible(vis) ? NULL : &vs.total;
+        double *to_max = to_score ? &vs.max : &vs.hidden_max;
+        vs.hidden += !to_score;
         if (to_score)
             *to_score += entry_num(it, "score", &v) ? v : 0;
         *to_max += entry_num(it, "max_score", &v) ? v : 0;
     }
-    if (!hidden) {
-        add_num(root, "score", score, "total");
-        add_num(root, "execution_time", entry, "execution_time");
-    }
-    /* Gradescope shows the summary before the due date: it counts visible datasets only. */
+    return vs;
+}
+
+/* The summary ("output"), which Gradescope shows before the due date: it counts visible
+ * datasets only. */
+static void results_summary(const cJSON *entry, const visible_score *vs, char *out, size_t size)
+{
+    const cJSON *score = entry_field(entry, "score");
+    const cJSON *ok = entry_field(entry_field(entry, "build"), "ok");
     dataset_stats st = entry_stats(entry, true);
-    char out[512], a[40], b[40];
-    double t = 0, mx = 0, ratio = entry_performance_shown(entry) ? entry_ratio(entry) : 0, ms;
+    char a[40], b[40];
+    double t = 0, mx = 0, ratio = entry_performance_shown(entry) ? entry_ratio(entry) : 0;
     entry_num(score, "total", &t);
     entry_num(score, "max", &mx);
-    int len = snprintf(out, sizeof out, "%s / %s points%s. Build %s. %d of %d visible datasets "
-                       "passed.", out_fmt_num(a, hidden ? vis_total : t),
-                       out_fmt_num(b, hidden ? vis_max : mx), hidden ? " on the visible tests" : "",
+    int len = snprintf(out, size, "%s / %s points%s. Build %s. %d of %d visible datasets "
+                       "passed.", out_fmt_num(a, vs->hidden ? vs->total : t),
+                       out_fmt_num(b, vs->hidden ? vs->max : mx),
+                       vs->hidden ? " on the visible tests" : "",
                        cJSON_IsBool(ok) ? (cJSON_IsTrue(ok) ? "ok" : "failed") : "unknown",
                        st.passed, st.total);
-    if (ratio > 0 && len > 0 && (size_t)len < sizeof out)
-        len += snprintf(out + len, sizeof out - (size_t)len, " Speed %s%.2fx the reference's%s.",
+    if (ratio > 0 && len > 0 && (size_t)len < size)
+        len += snprintf(out + len, size - (size_t)len, " Speed %s%.2fx the reference's%s.",
                         entry_slower(entry) ? "below " : "", ratio, entry_predicted(entry)
                                    ? " (predicted for an H100 on the CPU backend)" : "");
-    if (len > 0 && (size_t)len < sizeof out)
-        snprintf(out + len, sizeof out - (size_t)len, hidden
+    if (len > 0 && (size_t)len < size)
+        snprintf(out + len, size - (size_t)len, vs->hidden
                  ? " %d more test(s), worth %s points, are hidden until their results are "
                    "released; the total counts them."
-                 : " The total includes no hidden tests.", hidden, out_fmt_num(a, hidden_max));
+                 : " The total includes no hidden tests.", vs->hidden,
+                 out_fmt_num(a, vs->hidden_max));
     if (entry_absent(entry))
-        snprintf(out, sizeof out, "No submission of yours was graded: 0 / %s points.",
+        snprintf(out, size, "No submission of yours was graded: 0 / %s points.",
                  out_fmt_num(b, mx));
-    cJSON_AddStringToObject(root, "output", out);
-    /* Outputs quote the submission (its compiler messages, its source lines): shown as plain
-     * text, never rendered as HTML or Markdown. */
-    cJSON_AddStringToObject(root, "output_format", "text");
-    cJSON_AddStringToObject(root, "test_output_format", "text");
-    cJSON_AddStringToObject(root, "visibility", "visible");
+}
+
+/* One test per score item; the compile test's output has the compiler's messages when the
+ * build failed. */
+static void add_tests(cJSON *root, const cJSON *entry)
+{
+    const cJSON *ok = entry_field(entry_field(entry, "build"), "ok"), *it;
+    const char *msgs = entry_str(entry_field(entry, "build"), "messages");
     cJSON *tests = cJSON_AddArrayToObject(root, "tests");
-    cJSON_ArrayForEach(it, entry_field(score, "items")) {
+    cJSON_ArrayForEach(it, entry_field(entry_field(entry, "score"), "items")) {
         cJSON *tj = cJSON_CreateObject();
         const char *name = entry_str(it, "name"), *text = entry_str(it, "output");
         const char *vis = entry_str(it, "visibility");
@@ -292,15 +327,44 @@ int grader_write_results_json(const char *path, const cJSON *entry, tl_error *er
         cJSON_AddStringToObject(tj, "visibility", vis ? vis : "visible");
         cJSON_AddItemToArray(tests, tj);
     }
+}
+
+static void add_leaderboard(cJSON *root, const cJSON *entry)
+{
+    double ms;
+    dataset_stats st = entry_stats(entry, true);
+    cJSON *board = cJSON_AddArrayToObject(root, "leaderboard");
+    if (st.gflops > 0)
+        add_leader(board, "GFLOP/s", st.gflops, "desc");
+    if (entry_performance_shown(entry) &&
+        entry_positive(entry_field(entry, "performance"), "student_ms", &ms))
+        add_leader(board, "kernel ms", ms, "asc");
+}
+
+int grader_write_results_json(const char *path, const cJSON *entry, tl_error *err)
+{
+    if (!cJSON_IsObject(entry))
+        return tl_error_set(err, "%s: the entry is not a JSON object", path);
+    cJSON *root = cJSON_CreateObject();
+    visible_score vs = visible_score_of(entry_field(entry, "score"));
+    if (!vs.hidden) {
+        add_num(root, "score", entry_field(entry, "score"), "total");
+        add_num(root, "execution_time", entry, "execution_time");
+    }
+    char out[512];
+    results_summary(entry, &vs, out, sizeof out);
+    cJSON_AddStringToObject(root, "output", out);
+    /* Outputs quote the submission (its compiler messages, its source lines): shown as plain
+     * text, never rendered as HTML or Markdown. */
+    cJSON_AddStringToObject(root, "output_format", "text");
+    cJSON_AddStringToObject(root, "test_output_format", "text");
+    cJSON_AddStringToObject(root, "visibility", "visible");
+    add_tests(root, entry);
     const char *submitted = entry_str(entry, "submitted");
     if (submitted)
         cJSON_AddStringToObject(cJSON_AddObjectToObject(root, "extra_data"), "submitted",
                                 submitted);
-    cJSON *board = cJSON_AddArrayToObject(root, "leaderboard");
-    if (st.gflops > 0)
-        add_leader(board, "GFLOP/s", st.gflops, "desc");
-    if (entry_performance_shown(entry) && entry_positive(perf, "student_ms", &ms))
-        add_leader(board, "kernel ms", ms, "asc");
+    add_leaderboard(root, entry);
     char *json = cJSON_Print(root);
     cJSON_Delete(root);
     membuf m;

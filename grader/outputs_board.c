@@ -25,14 +25,14 @@ static const char *unranked_reason(const cJSON *e, double *ms)
     const char *verdict = entry_str(perf, "verdict"), *failed = NULL;
     cJSON_ArrayForEach(d, entry_field(e, "datasets")) {
         const char *v = entry_str(d, "verdict");
-        if (v && strcmp(v, "unsafe") == 0)
-            return "unsafe";
-        if (!failed && (!v || strcmp(v, "pass") != 0))
+        if (entry_verdict_is(d, TL_VERDICT_UNSAFE))
+            return tl_verdict_name(TL_VERDICT_UNSAFE);
+        if (!failed && !entry_dataset_passed(d))
             failed = v ? v : "no verdict";
     }
     if (failed)
         return failed;
-    if (verdict && strcmp(verdict, "pass") != 0)
+    if (verdict && !entry_verdict_is(perf, TL_VERDICT_PASS))
         return verdict;
     if (!verdict || !entry_positive(perf, "student_ms", ms))
         return "not timed";

@@ -61,11 +61,14 @@ bool entry_item_passed(const cJSON *item)
     return entry_num(item, "score", &s) && entry_num(item, "max_score", &m) && m > 0 && s >= m;
 }
 
-bool entry_dataset_passed(const cJSON *d)
+bool entry_verdict_is(const cJSON *o, tl_verdict v)
 {
-    const char *v = entry_str(d, "verdict");
-    return v && strcmp(v, "pass") == 0;
+    const char *name = entry_str(o, "verdict");
+    tl_verdict parsed;
+    return name && tl_verdict_parse(name, &parsed) && parsed == v;
 }
+
+bool entry_dataset_passed(const cJSON *d) { return entry_verdict_is(d, TL_VERDICT_PASS); }
 
 bool entry_slower(const cJSON *e)
 {

@@ -21,6 +21,8 @@ bool entry_positive(const cJSON *o, const char *key, double *out);
 const char *entry_student(const cJSON *e);                 /* "" when missing */
 bool entry_visible(const char *visibility);
 bool entry_item_passed(const cJSON *item);
+/* Whether o's "verdict" is v's name (tl_verdict_parse): an unknown or missing one is no verdict. */
+bool entry_verdict_is(const cJSON *o, tl_verdict v);
 bool entry_dataset_passed(const cJSON *d);
 bool entry_predicted(const cJSON *e);
 bool entry_dataset_shown(const cJSON *e, const cJSON *d);

@@ -130,14 +130,14 @@ static void grid_cell(FILE *f, const cJSON *d)
         fputs("<td>-</td>", f);
         return;
     }
-    fprintf(f, "<td class=\"v-%s\"", strcmp(verdict, "pass") == 0 ? "pass" : "fail");
+    fprintf(f, "<td class=\"v-%s\"", entry_dataset_passed(d) ? "pass" : "fail");
     if (detail && *detail) {
         fputs(" title=\"", f);
         tl_html_write(f, detail);
         fputc('"', f);
     }
     fputc('>', f);
-    if (strcmp(verdict, "unsafe") == 0 && detail && *detail) {
+    if (entry_verdict_is(d, TL_VERDICT_UNSAFE) && detail && *detail) {
         char cause[128];
         snprintf(cause, sizeof cause, "%.*s", (int)strcspn(detail, "(;"), detail);
         tl_html_write(f, cause);

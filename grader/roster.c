@@ -101,6 +101,93 @@ static int row(cursor *c, char **cells, int max, const char *path, tl_error *err
     return n;
 }
 
+/* Where the header row put the columns the grader reads. */
+typedef struct roster_layout {
+    int ncells;        /* the header's cells: every row has as many */
+    int id, submitted; /* their columns, -1 when absent */
+} roster_layout;
+
+/* The header row: the roster's own columns (every one but the id) go into r. */
+static int read_header(cursor *c, grader_roster *r, roster_layout *l, const char *path,
+                       tl_error *err)
+{
+    char *head[GRADER_ROSTER_MAX_COLUMNS + 1];
+    int nhead = row(c, head, GRADER_ROSTER_MAX_COLUMNS + 1, path, err);
+    *l = (roster_layout){nhead, -1, -1};
+    for (int i = 0; i < nhead; i++) {
+        if (strcasecmp(head[i], "id") == 0 && l->id < 0)
+            l->id = i;
+        else if (strcasecmp(head[i], "submitted") == 0 && l->submitted < 0)
+            l->submitted = i;
+    }
+    int rc = 0;
+    if (nhead < 0) {
+        rc = -1;
+    } else if (l->id < 0) {
+        rc = tl_error_set(err, "%s:1: the header row names no \"id\" column (the submission "
+                          "folders' names), found %d column(s)", path, nhead);
+    }
+    for (int i = 0; i < nhead; i++) {
+        if (rc == 0 && i != l->id)
+            r->cols[r->ncols++] = head[i];
+        else
+            free(head[i]);
+    }
+    return rc;
+}
+
+/* A row of n cells at `line` against the header and the rows before it; its time submitted
+ * into *when (NAN when it has none). */
+static int check_row(const grader_roster *r, const roster_layout *l, char **cells, int n,
+                     int line, double *when, const char *path, tl_error *err)
+{
+    *when = NAN;
+    if (n != l->ncells)
+        return tl_error_set(err, "%s:%d: %d cell(s), the header has %d", path, line, n,
+                            l->ncells);
+    if (!cells[l->id][0])
+        return tl_error_set(err, "%s:%d: the id is empty", path, line);
+    if (grader_roster_find(r, cells[l->id]) >= 0)
+        return tl_error_set(err, "%s:%d: id \"%.100s\" is in the roster twice", path, line,
+                            cells[l->id]);
+    if (l->submitted >= 0 && cells[l->submitted][0] &&
+        grader_time_parse(cells[l->submitted], when) != 0)
+        return tl_error_set(err, "%s:%d: submitted \"%.60s\" is not %s", path, line,
+                            cells[l->submitted], GRADER_TIME_FORMS);
+    return 0;
+}
+
+/* Appends a checked row, taking its cells. */
+static int add_row(grader_roster *r, const roster_layout *l, char **cells, int n, double when,
+                   const char *path, tl_error *err)
+{
+    size_t rows = (size_t)r->nrows + 1;
+    char **ids = realloc(r->ids, rows * sizeof *ids);
+    size_t nvalues = rows * (size_t)(r->ncols ? r->ncols : 1);
+    char **values = ids ? realloc(r->values, nvalues * sizeof *values) : NULL;
+    double *times = values && l->submitted >= 0 ? realloc(r->submitted, rows * sizeof *times)
+                                                : NULL;
+    if (ids)
+        r->ids = ids;
+    if (values)
+        r->values = values;
+    if (times)
+        r->submitted = times;
+    if (!ids || !values || (l->submitted >= 0 && !times)) {
+        for (int i = 0; i < n; i++)
+            free(cells[i]);
+        return tl_error_set(err, "%s: out of memory", path);
+    }
+    if (times)
+        times[r->nrows] = when;
+    r->ids[r->nrows] = cells[l->id];
+    for (int i = 0, k = 0; i < n; i++)
+        if (i != l->id)
+            r->values[(size_t)r->nrows * (size_t)r->ncols + (size_t)k++] = cells[i];
+    r->nrows++;
+    return 0;
+}
+
 int grader_roster_read(const char *path, grader_roster *r, tl_error *err)
 {
     memset(r, 0, sizeof *r);
@@ -116,28 +203,8 @@ int grader_roster_read(const char *path, grader_roster *r, tl_error *err)
     cursor c = {text, text + len, 1};
     if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
         c.p += 3;
-    char *head[GRADER_ROSTER_MAX_COLUMNS + 1];
-    int nhead = row(&c, head, GRADER_ROSTER_MAX_COLUMNS + 1, path, err);
-    int id_col = -1, submitted_col = -1;
-    for (int i = 0; i < nhead; i++) {
-        if (strcasecmp(head[i], "id") == 0 && id_col < 0)
-            id_col = i;
-        else if (strcasecmp(head[i], "submitted") == 0 && submitted_col < 0)
-            submitted_col = i;
-    }
-    int rc = 0;
-    if (nhead < 0) {
-        rc = -1;
-    } else if (id_col < 0) {
-        rc = tl_error_set(err, "%s:1: the header row names no \"id\" column (the submission "
-                          "folders' names), found %d column(s)", path, nhead);
-    }
-    for (int i = 0; i < nhead; i++) {
-        if (rc == 0 && i != id_col)
-            r->cols[r->ncols++] = head[i];
-        else
-            free(head[i]);
-    }
+    roster_layout l;
+    int rc = read_header(&c, r, &l, path, err);
     while (rc == 0 && c.p < c.end) {
         int line = c.line;
         char *cells[GRADER_ROSTER_MAX_COLUMNS + 1];
@@ -146,48 +213,15 @@ int grader_roster_read(const char *path, grader_roster *r, tl_error *err)
             rc = -1;
             break;
         }
+        double when;
         bool blank = n == 1 && cells[0][0] == '\0';
-        if (!blank && n != nhead)
-            rc = tl_error_set(err, "%s:%d: %d cell(s), the header has %d", path, line, n, nhead);
-        else if (!blank && !cells[id_col][0])
-            rc = tl_error_set(err, "%s:%d: the id is empty", path, line);
-        else if (!blank && grader_roster_find(r, cells[id_col]) >= 0)
-            rc = tl_error_set(err, "%s:%d: id \"%.100s\" is in the roster twice", path, line,
-                              cells[id_col]);
-        double when = NAN;
-        if (rc == 0 && !blank && submitted_col >= 0 && cells[submitted_col][0] &&
-            grader_time_parse(cells[submitted_col], &when) != 0)
-            rc = tl_error_set(err, "%s:%d: submitted \"%.60s\" is not %s", path, line,
-                              cells[submitted_col], GRADER_TIME_FORMS);
+        rc = blank ? 0 : check_row(r, &l, cells, n, line, &when, path, err);
         if (rc != 0 || blank) {
             for (int i = 0; i < n; i++)
                 free(cells[i]);
             continue;
         }
-        char **ids = realloc(r->ids, (size_t)(r->nrows + 1) * sizeof *ids);
-        char **values = ids ? realloc(r->values, (size_t)(r->nrows + 1) * (size_t)(r->ncols ? r->ncols : 1) * sizeof *values) : NULL;
-        double *times = values && submitted_col >= 0
-                            ? realloc(r->submitted, (size_t)(r->nrows + 1) * sizeof *times)
-                            : NULL;
-        if (ids)
-            r->ids = ids;
-        if (values)
-            r->values = values;
-        if (times)
-            r->submitted = times;
-        if (!ids || !values || (submitted_col >= 0 && !times)) {
-            for (int i = 0; i < n; i++)
-                free(cells[i]);
-            rc = tl_error_set(err, "%s: out of memory", path);
-            break;
-        }
-        if (times)
-            times[r->nrows] = when;
-        r->ids[r->nrows] = cells[id_col];
-        for (int i = 0, k = 0; i < n; i++)
-            if (i != id_col)
-                r->values[(size_t)r->nrows * (size_t)r->ncols + (size_t)k++] = cells[i];
-        r->nrows++;
+        rc = add_row(r, &l, cells, n, when, path, err);
     }
     free(text);
     if (rc != 0)

@@ -315,46 +315,49 @@ static void look(slurm_watch *w, const submission *subs, int n, int *looks, bool
     }
 }
 
-int grade_slurm(const grade_context *c, const submission *subs, int n, tl_error *err)
+static void watch_free(slurm_watch *w)
+{
+    for (int j = 0; w && j < w->njobs; j++) {
+        free(w->jobs[j].state);
+        free(w->jobs[j].in_array);
+    }
+    if (w) {
+        free(w->job_of);
+        free(w->task_of);
+    }
+    free(w);
+}
+
+/* The watch of n submissions, none in a job yet; NULL when memory runs out. */
+static slurm_watch *watch_new(const grade_context *c, int n)
 {
     slurm_watch *w = calloc(1, sizeof *w);
-    int *todo = calloc((size_t)n, sizeof *todo), *looks = calloc((size_t)n, sizeof *looks);
-    bool *graded = calloc((size_t)n, sizeof *graded);
     if (w) {
         w->job_of = malloc((size_t)n * sizeof *w->job_of);
         w->task_of = malloc((size_t)n * sizeof *w->task_of);
     }
-    if (!w || !todo || !looks || !graded || !w->job_of || !w->task_of) {
-        if (w) {
-            free(w->job_of);
-            free(w->task_of);
-        }
-        free(w);
-        free(todo);
-        free(looks);
-        free(graded);
-        return tl_error_set(err, "out of memory");
+    if (!w || !w->job_of || !w->task_of) {
+        watch_free(w);
+        return NULL;
     }
     w->c = c;
     for (int i = 0; i < n; i++)
         w->job_of[i] = w->task_of[i] = -1;
     snprintf(w->dir, sizeof w->dir, "%.3000s/slurm", c->o->out);
-    char logs[PATH_MAX + 8];
-    snprintf(logs, sizeof logs, "%s/logs", w->dir);
-    int rc = 0;
-    if ((mkdir(w->dir, 0755) != 0 && errno != EEXIST) || (mkdir(logs, 0755) != 0 && errno != EEXIST))
-        rc = tl_error_set(err, "%s: cannot create: %s", logs, strerror(errno));
-    if (rc == 0)
-        load_jobs(w, subs, n);
-    /* Submit what is neither graded nor still in Slurm's hands: a restart submits nothing that
-     * a task of an earlier run is about to grade. */
+    return w;
+}
+
+/* Submits what is neither graded nor still in Slurm's hands: a restart submits nothing that a
+ * task of an earlier run is about to grade. */
+static int submit_remaining(slurm_watch *w, const submission *subs, int n, int *todo,
+                            tl_error *err)
+{
     int k = 0, still = 0;
-    for (int j = 0; rc == 0 && j < w->njobs; j++)
+    for (int j = 0; j < w->njobs; j++)
         w->jobs[j].wanted = true;
-    if (rc == 0)
-        refresh(w);
-    for (int i = 0; rc == 0 && i < n; i++) {
-        if (grade_journaled(c, &subs[i]))
+    refresh(w);
+    for (int i = 0; i < n; i++) {
+        if (grade_journaled(w->c, &subs[i]))
             continue;
         const char *state = state_of(w, i);
         if (state && !ended(state))
@@ -362,11 +365,53 @@ int grade_slurm(const grade_context *c, const submission *subs, int n, tl_error 
         else
             todo[k++] = i;
     }
-    if (rc == 0 && still && !c->o->quiet)
+    if (still && !w->c->o->quiet)
         fprintf(stderr, "watching %d task(s) that Slurm still has from an earlier run "
                 "(%s/jobs.txt); not submitting them again\n", still, w->dir);
-    if (rc == 0 && k > 0)
-        rc = submit(w, subs, n, todo, k, err);
+    return k > 0 ? submit(w, subs, n, todo, k, err) : 0;
+}
+
+/* Every submission without a journal entry, named with its task and log. */
+static void report_missing(slurm_watch *w, const submission *subs, int n, int done,
+                           const char *logs)
+{
+    fputc('\n', stderr);
+    for (int i = 0; i < n; i++) {
+        if (grade_journaled(w->c, &subs[i]))
+            continue;
+        char *shown = tl_text_line(subs[i].student, strlen(subs[i].student));
+        const slurm_job *job = w->job_of[i] >= 0 ? &w->jobs[w->job_of[i]] : NULL;
+        const char *state = state_of(w, i);
+        /* A pending task cancelled leaves squeue at once, and sacct needs accounting. */
+        bool lost = state && strcmp(state, "UNKNOWN") == 0;
+        if (job)
+            fprintf(stderr, "tilelab: grade: %s: Slurm task %s_%d ended %s without a journal "
+                    "entry (its log: %s/%s_%d.txt)\n", shown ? shown : "", job->id,
+                    w->task_of[i], lost ? "(squeue and sacct no longer list it: cancelled "
+                    "before it ran, or forgotten)" : state, logs, job->id, w->task_of[i]);
+        else
+            fprintf(stderr, "tilelab: grade: %s: never submitted\n", shown ? shown : "");
+        free(shown);
+    }
+    fprintf(stderr, "tilelab: grade: %d of %d submission(s) have no journal entry; no "
+            "outputs written. Run the same command again to resubmit them\n", n - done, n);
+}
+
+int grade_slurm(const grade_context *c, const submission *subs, int n, tl_error *err)
+{
+    slurm_watch *w = watch_new(c, n);
+    int *todo = calloc((size_t)n, sizeof *todo), *looks = calloc((size_t)n, sizeof *looks);
+    bool *graded = calloc((size_t)n, sizeof *graded);
+    int rc = w && todo && looks && graded ? 0 : tl_error_set(err, "out of memory");
+    char logs[PATH_MAX + 8];
+    snprintf(logs, sizeof logs, "%s/logs", w ? w->dir : "");
+    if (rc == 0 && ((mkdir(w->dir, 0755) != 0 && errno != EEXIST) ||
+                    (mkdir(logs, 0755) != 0 && errno != EEXIST)))
+        rc = tl_error_set(err, "%s: cannot create: %s", logs, strerror(errno));
+    if (rc == 0) {
+        load_jobs(w, subs, n);
+        rc = submit_remaining(w, subs, n, todo, err);
+    }
     double started = tl_clock_now();
     int done = 0, failures = 0, active = 0;
     const char *current = "";
@@ -378,35 +423,10 @@ int grade_slurm(const grade_context *c, const submission *subs, int n, tl_error 
         sleep(SLURM_POLL_S);
     }
     if (rc == 0 && done < n) {
-        fputc('\n', stderr);
-        for (int i = 0; i < n; i++) {
-            if (grade_journaled(c, &subs[i]))
-                continue;
-            char *shown = tl_text_line(subs[i].student, strlen(subs[i].student));
-            const slurm_job *job = w->job_of[i] >= 0 ? &w->jobs[w->job_of[i]] : NULL;
-            const char *state = state_of(w, i);
-            /* A pending task cancelled leaves squeue at once, and sacct needs accounting. */
-            bool lost = state && strcmp(state, "UNKNOWN") == 0;
-            if (job)
-                fprintf(stderr, "tilelab: grade: %s: Slurm task %s_%d ended %s without a journal "
-                        "entry (its log: %s/%s_%d.txt)\n", shown ? shown : "", job->id,
-                        w->task_of[i], lost ? "(squeue and sacct no longer list it: cancelled "
-                        "before it ran, or forgotten)" : state, logs, job->id, w->task_of[i]);
-            else
-                fprintf(stderr, "tilelab: grade: %s: never submitted\n", shown ? shown : "");
-            free(shown);
-        }
-        fprintf(stderr, "tilelab: grade: %d of %d submission(s) have no journal entry; no "
-                "outputs written. Run the same command again to resubmit them\n", n - done, n);
+        report_missing(w, subs, n, done, logs);
         rc = GRADE_TASKS_FAILED;
     }
-    for (int j = 0; j < w->njobs; j++) {
-        free(w->jobs[j].state);
-        free(w->jobs[j].in_array);
-    }
-    free(w->job_of);
-    free(w->task_of);
-    free(w);
+    watch_free(w);
     free(todo);
     free(looks);
     free(graded);

@@ -104,10 +104,94 @@ int grade_slurm_write_script(const char *grading, const char *path, tl_error *er
     return chmod(path, 0755) == 0 ? 0 : tl_error_set(err, "%s: cannot make it executable", path);
 }
 
-static const char *text_of(const cJSON *doc, const char *key)
+/* ---- reading the grading file: every key as its writer above wrote it --------------------- */
+static const char *json_type(const cJSON *v)
 {
-    const cJSON *v = cJSON_GetObjectItem(doc, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
+    return !v ? "nothing" : cJSON_IsNull(v) ? "null" : cJSON_IsBool(v) ? "a boolean"
+         : cJSON_IsNumber(v) ? "a number" : cJSON_IsString(v) ? "a string"
+         : cJSON_IsArray(v) ? "an array" : "an object";
+}
+
+static int bad_key(const char *grading, const char *key, const char *expected, const cJSON *v,
+                   tl_error *err)
+{
+    return tl_error_set(err, "%s: \"%s\" should be %s, found %s (not a grading file of this "
+                        "version of tilelab?)", grading, key, expected, json_type(v));
+}
+
+/* A path: a string, or with `optional` null (the writer's "not given"). */
+static int read_text(const cJSON *doc, const char *key, bool optional, const char **out,
+                     const char *grading, tl_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, key);
+    *out = cJSON_IsString(v) ? v->valuestring : NULL;
+    if (*out || (optional && cJSON_IsNull(v)))
+        return 0;
+    return bad_key(grading, key, optional ? "a string or null" : "a string", v, err);
+}
+
+static int read_bool(const cJSON *doc, const char *key, bool *out, const char *grading,
+                     tl_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, key);
+    *out = cJSON_IsTrue(v);
+    return cJSON_IsBool(v) ? 0 : bad_key(grading, key, "true or false", v, err);
+}
+
+static bool whole_at_least(const cJSON *v, int least)
+{
+    return cJSON_IsNumber(v) && v->valuedouble >= least && v->valuedouble <= INT_MAX &&
+           v->valuedouble == (double)(int)v->valuedouble;
+}
+
+static int read_int(const cJSON *doc, const char *key, int least, int *out, const char *grading,
+                    tl_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, key);
+    if (!whole_at_least(v, least)) {
+        char expected[64];
+        snprintf(expected, sizeof expected, "a whole number >= %d", least);
+        return bad_key(grading, key, expected, v, err);
+    }
+    *out = (int)v->valuedouble;
+    return 0;
+}
+
+/* perf_size: [m, k, n], each at least 1. */
+static int read_size(const cJSON *doc, tl_size *out, const char *grading, tl_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, "perf_size");
+    int d[3];
+    for (int i = 0; i < 3; i++) {
+        const cJSON *x = cJSON_GetArrayItem(v, i);
+        if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 3 || !whole_at_least(x, 1))
+            return bad_key(grading, "perf_size", "[m, k, n] of whole numbers >= 1", v, err);
+        d[i] = (int)x->valuedouble;
+    }
+    *out = (tl_size){d[0], d[1], d[2]};
+    return 0;
+}
+
+/* The lab: a built-in one by its id ("lab"), or a described one ("program_lab", whose
+ * description is read again from its folder into `program`); exactly one of them. */
+static int read_lab(const cJSON *doc, grade_options *o, runner_program_lab *program,
+                    const char *grading, tl_error *err)
+{
+    const cJSON *lab = cJSON_GetObjectItemCaseSensitive(doc, "lab");
+    const cJSON *described = cJSON_GetObjectItemCaseSensitive(doc, "program_lab");
+    if (cJSON_IsString(described) == cJSON_IsString(lab))
+        return tl_error_set(err, "%s: should have either \"lab\" (a lab's id) or "
+                            "\"program_lab\" (a lab.json's folder), found %s", grading,
+                            cJSON_IsString(lab) ? "both" : "neither");
+    if (cJSON_IsString(described)) {
+        if (runner_program_lab_read(described->valuestring, program, err) != 0)
+            return -1;
+        o->program = program;
+    } else if (!(o->lab = tl_lab_find(lab->valuestring))) {
+        return tl_error_set(err, "%s: \"lab\" is \"%.100s\", which is no lab of this kit",
+                            grading, lab->valuestring);
+    }
+    return 0;
 }
 
 /* The options the main process graded with, from its grading file. `program` receives a
@@ -116,33 +200,25 @@ static int read_grading(const cJSON *doc, const char *grading, grade_options *o,
                         runner_program_lab *program, tl_error *err)
 {
     memset(o, 0, sizeof *o);
-    const char *described = text_of(doc, "program_lab");
-    if (described) {
-        if (runner_program_lab_read(described, program, err) != 0)
-            return -1;
-        o->program = program;
-    }
-    o->libwb = cJSON_IsTrue(cJSON_GetObjectItem(doc, "libwb"));
-    o->submissions = text_of(doc, "submissions");
-    o->datasets = text_of(doc, "datasets");
-    o->hidden = text_of(doc, "hidden");
-    o->rubric = text_of(doc, "rubric");
-    o->out = text_of(doc, "out");
-    const char *lab = text_of(doc, "lab"), *backend = text_of(doc, "backend");
-    o->lab = lab ? tl_lab_find(lab) : NULL;
-    o->timeout = cJSON_GetObjectItem(doc, "timeout") ? cJSON_GetObjectItem(doc, "timeout")->valueint : 0;
-    o->reps = cJSON_GetObjectItem(doc, "reps") ? cJSON_GetObjectItem(doc, "reps")->valueint : 0;
-    const cJSON *size = cJSON_GetObjectItem(doc, "perf_size");
-    o->no_sandbox = cJSON_IsTrue(cJSON_GetObjectItem(doc, "no_sandbox"));
     o->quiet = true;
-    if (!o->submissions || !o->datasets || !o->out || (!o->lab == !o->program) ||
-        !runner_backend_parse(backend, &o->backend) ||
-        o->timeout < 1 ||
-        o->reps < 1 || cJSON_GetArraySize(size) != 3)
-        return tl_error_set(err, "%s: not a grading file of this version of tilelab", grading);
-    o->perf_size = (tl_size){cJSON_GetArrayItem(size, 0)->valueint,
-                             cJSON_GetArrayItem(size, 1)->valueint,
-                             cJSON_GetArrayItem(size, 2)->valueint};
+    const char *backend = NULL;
+    if (read_lab(doc, o, program, grading, err) != 0 ||
+        read_text(doc, "submissions", false, &o->submissions, grading, err) != 0 ||
+        read_text(doc, "datasets", false, &o->datasets, grading, err) != 0 ||
+        read_text(doc, "hidden", true, &o->hidden, grading, err) != 0 ||
+        read_text(doc, "rubric", true, &o->rubric, grading, err) != 0 ||
+        read_text(doc, "out", false, &o->out, grading, err) != 0 ||
+        read_text(doc, "backend", false, &backend, grading, err) != 0 ||
+        read_bool(doc, "libwb", &o->libwb, grading, err) != 0 ||
+        read_bool(doc, "no_sandbox", &o->no_sandbox, grading, err) != 0 ||
+        read_int(doc, "timeout", 1, &o->timeout, grading, err) != 0 ||
+        read_int(doc, "reps", 1, &o->reps, grading, err) != 0 ||
+        read_size(doc, &o->perf_size, grading, err) != 0)
+        return -1;
+    char names[RUNNER_BACKEND_NAMES_SIZE];
+    if (!runner_backend_parse(backend, &o->backend))
+        return tl_error_set(err, "%s: \"backend\" should be %s, found \"%.40s\"", grading,
+                            runner_backend_names(names, sizeof names), backend);
     return 0;
 }
 
@@ -150,10 +226,14 @@ int grade_task(const char *grading, int index, tl_error *err)
 {
     err->msg[0] = '\0';
     char *text = files_read(grading, NULL);
-    cJSON *doc = text ? cJSON_Parse(text) : NULL;
-    free(text);
-    if (!doc)
+    if (!text)
         return tl_error_set(err, "%s: cannot read the grading file", grading);
+    cJSON *doc = cJSON_Parse(text);
+    free(text);
+    if (!cJSON_IsObject(doc)) {
+        cJSON_Delete(doc);
+        return tl_error_set(err, "%s: the grading file is not a JSON object", grading);
+    }
     grade_options o;
     static runner_program_lab program;
     grade_context *c = calloc(1, sizeof *c);

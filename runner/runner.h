@@ -449,6 +449,29 @@ int runner_safety_save(const runner_config *c, const runner_program *p, const ru
  * out->diagnosis, when the checks found anything; otherwise out is left as it is. */
 struct cJSON;
 void runner_safety_judge(char *text, const struct cJSON *diag, runner_result *out);
+
+/* One finding of the interpreter's checks, as a diagnosis (its JSON, ptx_diag_write_json's
+ * "findings", most severe first) gives it: the one reader of that list (runner_findings.c), for
+ * the safety verdict, diagnose's report and a dataset's explanation. */
+#define RUNNER_FINDING_DETAIL_MAX 512 /* above the interpreter's own (ptx/diag.h) */
+typedef struct runner_finding {
+    char kind[64];           /* "shared-memory race", "out-of-bounds global access", ... */
+    char file[256];          /* the source file's own name, not where it was built */
+    char kernel[128];        /* the kernel's name as the module has it (mangled) */
+    int line, line2;         /* line2: a race's other access, 0 when none */
+    double count;            /* how many times it was seen */
+    bool has_where;          /* block and thread below are known */
+    int block[3], thread[3]; /* where it was first seen */
+    bool has_thread2;        /* a race's other thread */
+    int thread2[3];
+    bool baseline;           /* in lab 05's given baseline kernel, not the submission's */
+    char detail[RUNNER_FINDING_DETAIL_MAX]; /* what happened and what is missing */
+} runner_finding;
+/* How many findings the diagnosis `diag` (parsed; NULL: none) holds. */
+int runner_findings_count(const struct cJSON *diag);
+/* Finding i (0: the most severe); false when there is none. A field that is missing or of
+ * another type reads as empty or 0. */
+bool runner_finding_get(const struct cJSON *diag, int i, runner_finding *out);
 /* Datasets up to this many multiply-adds get the safety checks: every shipped one and the
  * grader's `safety` dataset (the checks cost about ten times a plain CPU-backend replay). */
 #define RUNNER_SAFETY_MAX_MACS 2e7

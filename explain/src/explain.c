@@ -22,27 +22,19 @@ static int int_of(const cJSON *o, const char *key)
                                                                              : 0;
 }
 
-static const char *base_name(const char *path)
+/* The checks' findings (most severe first): the first few. */
+static void read_causes(explanation *x, const cJSON *diag)
 {
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-/* The checks' findings (diagnose's JSON "findings", most severe first): the first few. */
-static void read_causes(explanation *x, const cJSON *findings)
-{
-    x->findings = cJSON_GetArraySize(findings);
-    const cJSON *f;
-    cJSON_ArrayForEach(f, findings) {
-        if (x->ncauses == EXPLAIN_MAX_CAUSES)
-            break;
+    x->findings = runner_findings_count(diag);
+    runner_finding f;
+    for (int i = 0; x->ncauses < EXPLAIN_MAX_CAUSES && runner_finding_get(diag, i, &f); i++) {
         explain_cause *c = &x->causes[x->ncauses++];
-        snprintf(c->kind, sizeof c->kind, "%s", str_of(f, "kind"));
-        snprintf(c->file, sizeof c->file, "%s", base_name(str_of(f, "file")));
-        snprintf(c->detail, sizeof c->detail, "%s", str_of(f, "detail"));
-        c->line = int_of(f, "line");
-        c->line2 = int_of(f, "line2");
-        c->baseline = cJSON_IsTrue(cJSON_GetObjectItem(f, "baseline"));
+        snprintf(c->kind, sizeof c->kind, "%s", f.kind);
+        snprintf(c->file, sizeof c->file, "%s", f.file);
+        snprintf(c->detail, sizeof c->detail, "%s", f.detail);
+        c->line = f.line;
+        c->line2 = f.line2;
+        c->baseline = f.baseline;
     }
 }
 
@@ -63,7 +55,7 @@ void explain_result(explanation *x, const runner_result *r, const char *diagnosi
     const char *text = diagnosis ? diagnosis : r->diagnosis;
     cJSON *diag = text ? cJSON_Parse(text) : NULL;
     if (diag)
-        read_causes(x, cJSON_GetObjectItem(diag, "findings"));
+        read_causes(x, diag);
     cJSON_Delete(diag);
 }
 
@@ -269,6 +261,23 @@ cJSON *explain_json(const explanation *x)
     return o;
 }
 
+/* The causes as explain_json keeps them. */
+static void causes_from_json(explanation *x, const cJSON *causes)
+{
+    const cJSON *o;
+    cJSON_ArrayForEach(o, causes) {
+        if (x->ncauses == EXPLAIN_MAX_CAUSES)
+            break;
+        explain_cause *c = &x->causes[x->ncauses++];
+        snprintf(c->kind, sizeof c->kind, "%s", str_of(o, "kind"));
+        snprintf(c->file, sizeof c->file, "%s", str_of(o, "file"));
+        snprintf(c->detail, sizeof c->detail, "%s", str_of(o, "detail"));
+        c->line = int_of(o, "line");
+        c->line2 = int_of(o, "line2");
+        c->baseline = cJSON_IsTrue(cJSON_GetObjectItem(o, "baseline"));
+    }
+}
+
 void explain_from_json(explanation *x, tl_verdict verdict, const char *detail, const cJSON *o)
 {
     memset(x, 0, sizeof *x);
@@ -279,7 +288,7 @@ void explain_from_json(explanation *x, tl_verdict verdict, const char *detail, c
     x->has_worst = mismatch_from(cJSON_GetObjectItem(o, "worst"), &x->worst);
     snprintf(x->hint, sizeof x->hint, "%s", str_of(o, "hint"));
     snprintf(x->note, sizeof x->note, "%s", str_of(o, "map_note"));
-    read_causes(x, cJSON_GetObjectItem(o, "causes"));
+    causes_from_json(x, cJSON_GetObjectItem(o, "causes"));
     x->findings = int_of(o, "findings") > x->ncauses ? int_of(o, "findings") : x->ncauses;
     const cJSON *map = cJSON_GetObjectItem(o, "map");
     x->has_map = map && map_from(map, &x->map);

@@ -7,6 +7,7 @@
 #include "capture_log.h"
 #include "gpu_timing.h"
 #include "ptx.h"
+#include "replay_protocol.h"
 
 /* A device address: a GPU pointer, or a host address of the interpreter's device memory. */
 typedef uint64_t replay_addr;
@@ -137,8 +138,10 @@ const char *replay_call_problem(const caplog *log, const ptx_outline *outline,
 struct cJSON;
 void replay_add_timing(struct cJSON *item, const double *ms, int reps, bool emulated,
                        const gpu_clock_record *clock, gpu_peaks peaks);
-/* "crash", "bad-input", "unsupported", "timeout" or "error": a result's status. */
-const char *replay_status_name(replay_failure f);
+/* A failed call's status: crash, bad-input, unsupported, timeout or error. */
+replay_status replay_failure_status(replay_failure f);
+/* Adds a call's (or the result's) "status", by its name, and its one-line "detail". */
+void replay_add_status(struct cJSON *item, replay_status s, const char *detail);
 
 /* A program call (tilelab-replay --program DIR): the whole run, checked and timed. */
 typedef struct replay_program_opts {

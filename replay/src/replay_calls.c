@@ -152,15 +152,21 @@ const char *replay_call_problem(const caplog *log, const ptx_outline *outline,
     return NULL;
 }
 
-const char *replay_status_name(replay_failure f)
+replay_status replay_failure_status(replay_failure f)
 {
     switch (f) {
-    case REPLAY_CRASH: return "crash";
-    case REPLAY_BAD_MODULE: return "bad-input";
-    case REPLAY_UNSUPPORTED: return "unsupported";
-    case REPLAY_TIMEOUT: return "timeout";
-    default: return "error";
+    case REPLAY_CRASH: return REPLAY_STATUS_CRASH;
+    case REPLAY_BAD_MODULE: return REPLAY_STATUS_BAD_INPUT;
+    case REPLAY_UNSUPPORTED: return REPLAY_STATUS_UNSUPPORTED;
+    case REPLAY_TIMEOUT: return REPLAY_STATUS_TIMEOUT;
+    default: return REPLAY_STATUS_ERROR;
     }
+}
+
+void replay_add_status(cJSON *item, replay_status s, const char *detail)
+{
+    cJSON_AddStringToObject(item, "status", replay_status_name(s));
+    cJSON_AddStringToObject(item, "detail", detail);
 }
 
 

@@ -230,13 +230,12 @@ static void replay_call(replay *r, caplog_call_kind kind, cJSON *calls)
     const caplog_call *c = caplog_find_call(&r->log, kind, r->j, r->k, r->l);
     char why[CAPLOG_MAX_REFUSAL + 200] = "";
     if (!c) {
-        cJSON_AddStringToObject(item, "status", "missing");
-        cJSON_AddStringToObject(item, "detail", "the capture has no such call for this shape");
+        replay_add_status(item, REPLAY_STATUS_MISSING,
+                          "the capture has no such call for this shape");
         return;
     }
     if (replay_call_problem(&r->log, r->outline, c, why, sizeof why)) {
-        cJSON_AddStringToObject(item, "status", "refused");
-        cJSON_AddStringToObject(item, "detail", why);
+        replay_add_status(item, REPLAY_STATUS_REFUSED, why);
         return;
     }
     size_t p_count = (size_t)r->j * (size_t)r->l;
@@ -293,8 +292,9 @@ static void replay_call(replay *r, caplog_call_kind kind, cJSON *calls)
         if (rc == 0)
             replay_add_timing(item, ms, r->o->reps, emulated, &clock, peaks);
     }
-    cJSON_AddStringToObject(item, "status", rc == 0 ? "ok" : replay_status_name(r->be->failure(r->dev)));
-    cJSON_AddStringToObject(item, "detail", rc == 0 ? "" : err.msg);
+    replay_status status = rc == 0 ? REPLAY_STATUS_OK
+                                   : replay_failure_status(r->be->failure(r->dev));
+    replay_add_status(item, status, rc == 0 ? "" : err.msg);
     free(host);
     r->host_P = NULL;
 }
@@ -507,21 +507,22 @@ int main(int argc, char **argv)
     cJSON_AddStringToObject(doc, "backend", r.be->name);
     cJSON *calls = cJSON_AddArrayToObject(doc, "calls");
     tl_error err;
-    const char *status = "ok";
+    replay_status status = REPLAY_STATUS_OK;
     size_t len = 0;
     char *text = replay_read_file(o.log, CAPLOG_MAX_BYTES, &len, &err);
     if (!text || caplog_parse("capture log", text, len, &r.log, &err) != 0)
-        status = "bad-input";
+        status = REPLAY_STATUS_BAD_INPUT;
     free(text);
-    char *ptx = status[0] == 'o' ? replay_read_file(o.ptx, REPLAY_MAX_MODULE, &len, &err) : NULL;
+    char *ptx = status == REPLAY_STATUS_OK
+                    ? replay_read_file(o.ptx, REPLAY_MAX_MODULE, &len, &err) : NULL;
     ptx_error perr;
     if (ptx && !(r.outline = ptx_outline_read("module PTX", ptx, len, &perr)))
         tl_error_set(&err, "%s", perr.msg);
     free(ptx);
-    if (status[0] == 'o' && !r.outline)
-        status = "bad-input";
-    if (status[0] == 'o' && !o.program && load_inputs(&r, &err) != 0)
-        status = "bad-input";
+    if (status == REPLAY_STATUS_OK && !r.outline)
+        status = REPLAY_STATUS_BAD_INPUT;
+    if (status == REPLAY_STATUS_OK && !o.program && load_inputs(&r, &err) != 0)
+        status = REPLAY_STATUS_BAD_INPUT;
     replay_failure why = REPLAY_INTERNAL;
     replay_module module = {.ptx = o.ptx, .image = o.image, .outline = r.outline,
                             .diagnose = o.diagnose, .sample_blocks = (uint64_t)o.sample_blocks,
@@ -529,11 +530,11 @@ int main(int argc, char **argv)
                             .instruction_limit = o.instruction_limit,
                             .deadline_ns = deadline_ns(o.deadline_s), .work_macs = o.work_macs,
                             .busy = {o.busy[0], o.busy[1], o.busy[2]}};
-    if (status[0] == 'o' && r.be->open(&module, &r.dev, &why, &err) != 0)
-        status = replay_status_name(why);
-    if (status[0] == 'o' && !o.program && setup_memory(&r, &err) != 0)
-        status = replay_status_name(r.be->failure(r.dev));
-    if (status[0] == 'o' && o.program) {
+    if (status == REPLAY_STATUS_OK && r.be->open(&module, &r.dev, &why, &err) != 0)
+        status = replay_failure_status(why);
+    if (status == REPLAY_STATUS_OK && !o.program && setup_memory(&r, &err) != 0)
+        status = replay_failure_status(r.be->failure(r.dev));
+    if (status == REPLAY_STATUS_OK && o.program) {
         char device[256];
         r.be->device_name(r.dev, device, sizeof device);
         cJSON_AddStringToObject(doc, "device", device);
@@ -541,7 +542,7 @@ int main(int argc, char **argv)
                                   o.warmup, o.reps, o.sample_blocks > 0, o.sample_last,
                                   o.answer_computed};
         replay_program(&po, calls);
-    } else if (status[0] == 'o') {
+    } else if (status == REPLAY_STATUS_OK) {
         char device[256];
         r.be->device_name(r.dev, device, sizeof device);
         cJSON_AddStringToObject(doc, "device", device);
@@ -549,8 +550,7 @@ int main(int argc, char **argv)
             if (o.calls[k])
                 replay_call(&r, (caplog_call_kind)k, calls);
     }
-    cJSON_AddStringToObject(doc, "status", status);
-    cJSON_AddStringToObject(doc, "detail", status[0] == 'o' ? "" : err.msg);
+    replay_add_status(doc, status, status == REPLAY_STATUS_OK ? "" : err.msg);
     cJSON *shape = cJSON_AddObjectToObject(doc, "shape");
     cJSON_AddNumberToObject(shape, "m", r.j);
     cJSON_AddNumberToObject(shape, "k", r.k);

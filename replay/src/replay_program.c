@@ -232,14 +232,15 @@ void replay_program(const replay_program_opts *o, cJSON *calls)
                         .pending_tail = -1};
     char why[CAPLOG_MAX_REFUSAL + 200];
     if (!p.call || !p.call->answered) {
-        cJSON_AddStringToObject(item, "status", "missing");
-        cJSON_AddStringToObject(item, "detail", p.call ? "the program never called wbSolution"
-                                                       : "the capture has no program call");
+        if (p.call)
+            replay_add_status(item, REPLAY_STATUS_UNANSWERED,
+                              "the program never called wbSolution");
+        else
+            replay_add_status(item, REPLAY_STATUS_MISSING, "the capture has no program call");
         return;
     }
     if (replay_call_problem(o->log, o->outline, p.call, why, sizeof why)) {
-        cJSON_AddStringToObject(item, "status", "refused");
-        cJSON_AddStringToObject(item, "detail", why);
+        replay_add_status(item, REPLAY_STATUS_REFUSED, why);
         return;
     }
     p.first_launch = p.call->nops;
@@ -284,10 +285,9 @@ void replay_program(const replay_program_opts *o, cJSON *calls)
         if (rc == 0)
             replay_add_timing(item, ms, o->reps, emulated, &clock, peaks);
     }
-    const char *status = rc == 0 ? "ok" : internal ? "error"
-                                                   : replay_status_name(o->be->failure(o->dev));
-    cJSON_AddStringToObject(item, "status", status);
-    cJSON_AddStringToObject(item, "detail", rc == 0 ? "" : err.msg);
+    replay_status status = rc == 0 ? REPLAY_STATUS_OK : internal ? REPLAY_STATUS_ERROR
+                                   : replay_failure_status(o->be->failure(o->dev));
+    replay_add_status(item, status, rc == 0 ? "" : err.msg);
     for (int i = 0; i < CAPLOG_MAX_INPUTS; i++)
         free(p.inputs[i]);
     for (int i = 0; i < runs && i < MAX_RUNS; i++)

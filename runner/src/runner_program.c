@@ -205,14 +205,7 @@ static void read_summary(const cJSON *doc, runner_result *out)
     const char *status = str(doc, "status");
     const cJSON *item = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "calls"), 0);
     const char *st = item ? str(item, "status") : status;
-    tl_verdict v = TL_VERDICT_ERROR;
-    if (strcmp(st, "ok") == 0)
-        v = TL_VERDICT_PASS;
-    else if (strcmp(st, "missing") == 0 || strcmp(st, "refused") == 0)
-        v = strcmp(str(item, "detail"), "the program never called wbSolution") == 0
-                ? TL_VERDICT_WRONG : TL_VERDICT_REFUSED;
-    else
-        tl_verdict_parse(st, &v);
+    tl_verdict v = replay_status_verdict(replay_status_parse(st));
     if (v != TL_VERDICT_PASS) {
         call->verdict = call->verdict == TL_VERDICT_WRONG ? tl_verdict_worst(TL_VERDICT_WRONG, v)
                                                           : v;

@@ -186,16 +186,6 @@ int runner_dataset_load(const runner_dataset *d, tl_matrix *A, tl_matrix *B, tl_
 
 /* ---- the replayer's summary ----------------------------------------------------------------- */
 
-static tl_verdict verdict_of_status(const char *status)
-{
-    if (strcmp(status, "ok") == 0)
-        return TL_VERDICT_PASS;
-    if (strcmp(status, "missing") == 0 || strcmp(status, "refused") == 0)
-        return TL_VERDICT_REFUSED;
-    tl_verdict v;
-    return tl_verdict_parse(status, &v) ? v : TL_VERDICT_ERROR;
-}
-
 static const char *str(const cJSON *o, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItem(o, key);
@@ -224,9 +214,9 @@ static void read_clock(const cJSON *t, runner_call_result *c, tl_size shape)
 static void read_summary(const cJSON *doc, const runner_replay_opts *opts, runner_result *out)
 {
     snprintf(out->device, sizeof out->device, "%s", str(doc, "device"));
-    const char *status = str(doc, "status");
-    if (strcmp(status, "ok") != 0) {
-        out->verdict = verdict_of_status(status);
+    replay_status status = replay_status_parse(str(doc, "status"));
+    if (status != REPLAY_STATUS_OK) {
+        out->verdict = replay_status_verdict(status);
         snprintf(out->detail, sizeof out->detail, "%s", str(doc, "detail"));
         return;
     }
@@ -239,8 +229,9 @@ static void read_summary(const cJSON *doc, const runner_replay_opts *opts, runne
         if (k < 0)
             continue;
         runner_call_result *c = &out->calls[k];
-        tl_verdict v = verdict_of_status(str(item, "status"));
-        if (strcmp(str(item, "status"), "missing") == 0) {
+        replay_status st = replay_status_parse(str(item, "status"));
+        tl_verdict v = replay_status_verdict(st);
+        if (st == REPLAY_STATUS_MISSING) {
             c->verdict = TL_VERDICT_REFUSED;
             snprintf(c->detail, sizeof c->detail, "%s was never called: does the file define it?",
                      k == CAPLOG_CALL_HOST ? "matmul_on_device" : k == CAPLOG_CALL_BASELINE

@@ -9,45 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *text_of(const cJSON *o, const char *key)
+/* "shared-memory race at mine.cu:31 and line 27 (block (0,0,0), thread (0,0,0))". */
+static void describe(const runner_finding *f, int more, char *out, size_t size)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(v) ? v->valuestring : "";
-}
-
-static int int_of(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsNumber(v) ? v->valueint : 0;
-}
-
-/* The file's own name: where the grader keeps it is nobody's business. */
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-/* "shared-memory race at mine.cu:31 and line 27 (block (0,0,0), threads 0 and 32)". */
-static void describe(const cJSON *f, int more, char *out, size_t size)
-{
-    int line = int_of(f, "line"), line2 = int_of(f, "line2");
     char second[48] = "";
-    if (line2 > 0 && line2 != line)
-        snprintf(second, sizeof second, " and line %d", line2);
-    const cJSON *b = cJSON_GetObjectItemCaseSensitive(f, "block");
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(f, "thread");
+    if (f->line2 > 0 && f->line2 != f->line)
+        snprintf(second, sizeof second, " and line %d", f->line2);
     char where[96] = "";
-    if (cJSON_GetArraySize(b) == 3 && cJSON_GetArraySize(t) == 3)
-        snprintf(where, sizeof where, " (block (%d,%d,%d), thread (%d,%d,%d))",
-                 cJSON_GetArrayItem(b, 0)->valueint, cJSON_GetArrayItem(b, 1)->valueint,
-                 cJSON_GetArrayItem(b, 2)->valueint, cJSON_GetArrayItem(t, 0)->valueint,
-                 cJSON_GetArrayItem(t, 1)->valueint, cJSON_GetArrayItem(t, 2)->valueint);
+    if (f->has_where)
+        snprintf(where, sizeof where, " (block (%d,%d,%d), thread (%d,%d,%d))", f->block[0],
+                 f->block[1], f->block[2], f->thread[0], f->thread[1], f->thread[2]);
     char others[48] = "";
     if (more > 0)
         snprintf(others, sizeof others, "; %d more finding%s", more, more == 1 ? "" : "s");
-    snprintf(out, size, "%s at %.128s:%d%s%s%s", text_of(f, "kind"),
-             base_name(text_of(f, "file")), line, second, where, others);
+    snprintf(out, size, "%s at %.128s:%d%s%s%s", f->kind, f->file, f->line, second, where,
+             others);
 }
 
 bool runner_safety_applies(tl_size s)
@@ -106,15 +82,16 @@ int runner_safety_save(const runner_config *c, const runner_program *p, const ru
 
 void runner_safety_judge(char *text, const cJSON *diag, runner_result *out)
 {
-    const cJSON *findings = cJSON_GetObjectItemCaseSensitive(diag, "findings");
-    int n = cJSON_GetArraySize(findings);
+    int n = runner_findings_count(diag);
+    runner_finding first;
     if (n > 0) {
+        runner_finding_get(diag, 0, &first); /* any finding is unsafe, even one unreadable */
         out->verdict = TL_VERDICT_UNSAFE;
         out->hint[0] = '\0'; /* the findings explain the result; a hint drawn from P would guess */
         free(out->diagnosis);
         out->diagnosis = text; /* so that they are shown without another replay */
         text = NULL;
-        describe(cJSON_GetArrayItem(findings, 0), n - 1, out->detail, sizeof out->detail);
+        describe(&first, n - 1, out->detail, sizeof out->detail);
     }
     free(text);
 }

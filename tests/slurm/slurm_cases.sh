@@ -50,6 +50,31 @@ no_answer)
   [ "$rc" = 124 ] || fail "exit $rc: it stopped watching a job squeue could not tell about"
   grep -q "squeue does not answer" "$work/o" || fail "the progress line does not say squeue does not answer"
   ;;
+bad_grading_file)
+  # Needs no cluster: a task's grading file that is not what the grader wrote is refused before
+  # anything is graded, naming the file, the key and what was expected.
+  g="$work/grading.json"
+  good='"submissions": "/nonexistent", "datasets": "/nonexistent", "hidden": null,
+    "rubric": null, "out": "/nonexistent", "lab": "02-tiled", "libwb": false, "backend": "cpu",
+    "timeout": 10, "reps": 1, "perf_size": [64, 64, 64], "no_sandbox": false,
+    "students": ["alice"], "tasks": [0]'
+  # refused SED-EDIT MESSAGE: the good file edited by SED-EDIT is refused with MESSAGE.
+  refused() {
+    printf '{%s}\n' "$good" | sed "$1" >"$g"
+    "$cli" grade-task "$g" 0 >"$work/o" 2>&1; rc=$?
+    [ "$rc" != 0 ] || fail "grade-task accepted: $1"
+    grep -qF "$2" "$work/o" || { cat "$work/o"; fail "no \"$2\" for: $1"; }
+  }
+  refused 's/.*/[1, 2]/' "$g: the grading file is not a JSON object"
+  refused 's/"timeout": 10/"timeout": "10"/' "$g: \"timeout\" should be a whole number >= 1, found a string"
+  refused 's/"reps": 1, //' "$g: \"reps\" should be a whole number >= 1, found nothing"
+  refused 's/"cpu"/"tpu"/' "$g: \"backend\" should be gpu or cpu, found \"tpu\""
+  refused 's/\[64, 64, 64\]/[64, 64]/' "$g: \"perf_size\" should be [m, k, n] of whole numbers >= 1, found an array"
+  refused 's/"lab": "02-tiled", //' "$g: should have either \"lab\""
+  refused 's/"02-tiled"/"99-none"/' "$g: \"lab\" is \"99-none\", which is no lab of this kit"
+  refused 's/"hidden": null/"hidden": 3/' "$g: \"hidden\" should be a string or null, found a number"
+  refused 's/"libwb": false/"libwb": 0/' "$g: \"libwb\" should be true or false, found a number"
+  ;;
 class)
   # The example class through Slurm, then locally on the same performance dataset: the same
   # total for every student.

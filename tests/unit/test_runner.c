@@ -3,6 +3,7 @@
  * how it is stopped). */
 #include "runner.h"
 
+#include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -44,6 +45,68 @@ Test(safety, a_timeout_of_the_checks_is_not_final)
     cr_expect_str_eq(r.detail, "all 65536 elements within the fp32 error bound; the safety checks "
                                "are incomplete for this dataset: their CPU-backend replay stopped "
                                "at its limits before the end");
+}
+
+/* The interpreter's findings, as its diagnosis JSON gives them: typed, the file by its own name,
+ * a missing field empty; the first one is the unsafe verdict's detail. */
+static const char race_json[] =
+    "{\"findings\": [{\"kind\": \"shared-memory race\", \"file\": \"/tmp/x/mm.cu\", \"line\": 24,"
+    " \"line2\": 27, \"count\": 12, \"kernel\": \"_Z2mmPf\", \"block\": [1, 0, 0],"
+    " \"thread\": [3, 0, 0], \"thread2\": [35, 0, 0], \"baseline\": false,"
+    " \"detail\": \"a barrier after line 24 is missing\"},"
+    " {\"kind\": \"out-of-bounds global access\", \"line\": -4, \"baseline\": true}]}";
+
+Test(safety, findings_are_read_typed)
+{
+    cJSON *diag = cJSON_Parse(race_json);
+    cr_assert_not_null(diag);
+    cr_expect_eq(runner_findings_count(diag), 2);
+    runner_finding f;
+    cr_assert(runner_finding_get(diag, 0, &f));
+    cr_expect_str_eq(f.kind, "shared-memory race");
+    cr_expect_str_eq(f.file, "mm.cu", "the file's own name, not where it was built");
+    cr_expect_str_eq(f.kernel, "_Z2mmPf");
+    cr_expect_eq(f.line, 24);
+    cr_expect_eq(f.line2, 27);
+    cr_expect_eq(f.count, 12);
+    cr_expect(f.has_where && f.block[0] == 1 && f.thread[0] == 3);
+    cr_expect(f.has_thread2 && f.thread2[0] == 35);
+    cr_expect(!f.baseline);
+    cr_expect_str_eq(f.detail, "a barrier after line 24 is missing");
+    cr_assert(runner_finding_get(diag, 1, &f));
+    cr_expect(f.baseline);
+    cr_expect_eq(f.line, 0, "a line that is no line reads as 0");
+    cr_expect(!f.has_where && !f.has_thread2);
+    cr_expect_str_eq(f.file, "");
+    cr_expect(!runner_finding_get(diag, 2, &f));
+    cJSON_Delete(diag);
+    cr_expect_eq(runner_findings_count(NULL), 0);
+    diag = cJSON_Parse("{\"findings\": {\"kind\": \"race\"}}");
+    cr_expect_eq(runner_findings_count(diag), 0, "findings that are not a list are none");
+    cJSON_Delete(diag);
+}
+
+Test(safety, any_finding_makes_the_result_unsafe)
+{
+    runner_result r = {.verdict = TL_VERDICT_PASS};
+    char *text = strdup(race_json);
+    cJSON *diag = cJSON_Parse(text);
+    runner_safety_judge(text, diag, &r);
+    cJSON_Delete(diag);
+    cr_expect_eq(r.verdict, TL_VERDICT_UNSAFE);
+    cr_expect_str_eq(r.detail, "shared-memory race at mm.cu:24 and line 27 (block (1,0,0), "
+                               "thread (3,0,0)); 1 more finding");
+    cr_expect_not_null(r.diagnosis, "the findings are kept to be shown");
+    runner_result_free(&r);
+    /* An honest kernel: no finding, the replay's own verdict stays. */
+    runner_result ok = {.verdict = TL_VERDICT_PASS};
+    text = strdup("{\"findings\": []}");
+    diag = cJSON_Parse(text);
+    runner_safety_judge(text, diag, &ok);
+    cJSON_Delete(diag);
+    cr_expect_eq(ok.verdict, TL_VERDICT_PASS);
+    cr_expect_null(ok.diagnosis);
+    runner_result_free(&ok);
 }
 
 static proc_result sh(const char *script, char *const *envp, double timeout)
