@@ -26,4 +26,8 @@ double runner_replayer_deadline(int timeout_s);
  * CPU backend's instruction limit for a verdict grows by it (runner.h). 1 for no call. */
 double runner_thread_scale(const caplog_call *call, double elements);
 
+/* Whether the lab gives a baseline kernel that a replay asking for it also checks and times
+ * (lab 05's unpadded one): the judge replays again for it (runner_judge.c). */
+bool runner_lab_has_baseline(const tl_lab *lab);
+
 #endif /* TILELAB_RUNNER_EXEC_H */

@@ -126,6 +126,39 @@ Test(backend, parsed_from_its_own_names_only)
     }
 }
 
+Test(judge, the_checked_replay_decides_unless_more_is_asked_or_a_gpu_runs)
+{
+    tl_verdict final[] = {TL_VERDICT_UNSAFE, TL_VERDICT_WRONG, TL_VERDICT_CRASH, TL_VERDICT_REFUSED};
+    for (size_t i = 0; i < sizeof final / sizeof *final; i++)
+        for (int more = 0; more < 2; more++) {
+            cr_expect(!runner_replay_again(RUNNER_GPU, more, final[i]), "%s",
+                      tl_verdict_name(final[i]));
+            cr_expect(!runner_replay_again(RUNNER_CPU, more, final[i]), "%s",
+                      tl_verdict_name(final[i]));
+        }
+    /* A GPU's own run decides, whatever was asked of it. */
+    cr_expect(runner_replay_again(RUNNER_GPU, false, TL_VERDICT_PASS));
+    cr_expect(runner_replay_again(RUNNER_GPU, false, TL_VERDICT_TIMEOUT));
+    /* The CPU backend: the checked replay was this backend's; grade and run --no-time stop. */
+    cr_expect(!runner_replay_again(RUNNER_CPU, false, TL_VERDICT_PASS));
+    cr_expect(!runner_replay_again(RUNNER_CPU, false, TL_VERDICT_TIMEOUT));
+    /* Timed (or lab 05's baseline): replayed again, unless the checks already timed out. */
+    cr_expect(runner_replay_again(RUNNER_CPU, true, TL_VERDICT_PASS));
+    cr_expect(!runner_replay_again(RUNNER_CPU, true, TL_VERDICT_TIMEOUT));
+}
+
+Test(config, after_a_timeout_the_limit_is_lowered_never_raised)
+{
+    runner_config c;
+    runner_config_default(&c, RUNNER_GPU);
+    cr_expect(runner_config_after_timeout(&c));
+    cr_expect_eq(c.replay_timeout_s, RUNNER_TIMEOUT_AFTER_A_TIMEOUT_S);
+    cr_expect(!runner_config_after_timeout(&c));
+    runner_config_set_timeout(&c, 3);
+    cr_expect(!runner_config_after_timeout(&c));
+    cr_expect_eq(c.replay_timeout_s, 3);
+}
+
 Test(config, a_capture_gets_the_replay_limit_up_to_its_own_cap)
 {
     runner_config c;
