@@ -191,7 +191,7 @@ static double replayed_ms(const tl_lab *lab, const char *source, const char *dat
     runner_config c;
     runner_config_default(&c, RUNNER_GPU);
     c.reps = reps;
-    c.replay_timeout_s = 600;
+    runner_config_set_timeout(&c, RUNNER_TOOL_REPLAY_TIMEOUT_S);
     char why[300];
     c.sandbox = runner_sandbox_available(why, sizeof why);
     tl_error err;

@@ -313,7 +313,7 @@ static int diagnose_file(const tl_lab *lab, const char *source, const char *data
     runner_dataset d = {.dir = dataset};
     if (runner_loaded_read(&d, &data, &err) != 0)
         return cli_fail("%s", err.msg);
-    session_options so = {RUNNER_CPU, 600, 1, false, false, quiet};
+    session_options so = {RUNNER_CPU, RUNNER_TOOL_REPLAY_TIMEOUT_S, 1, false, false, quiet};
     session s;
     tl_size shapes[2] = {data.shape, session_predicted_size(lab)};
     int status = TL_EXIT_OK;
@@ -334,9 +334,8 @@ static int diagnose_file(const tl_lab *lab, const char *source, const char *data
     }
     char path[sizeof work + 16];
     snprintf(path, sizeof path, "%s/diag.json", work);
-    runner_replay_opts opts = {.time = false, .baseline = true, .diagnose = path};
-    int rc = runner_replay_loaded(&s.config, &s.program, &s.capture, lab, &data, &opts, result,
-                                  &err);
+    runner_judge_opts opts = {.baseline = true, .diagnose = path};
+    int rc = runner_judge(&s.config, &s.program, &s.capture, lab, &data, &opts, result, &err);
     runner_loaded_free(&data);
     char *text = rc == 0 ? files_read(path, NULL) : NULL;
     *diag = text ? cJSON_Parse(text) : NULL;

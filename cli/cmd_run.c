@@ -309,12 +309,11 @@ static void print_causes(run_state *st, const runner_loaded *d, const runner_res
         return;
     char path[sizeof work + 16];
     snprintf(path, sizeof path, "%s/diag.json", work);
-    runner_replay_opts opts = {.time = false, .diagnose = path};
+    runner_judge_opts opts = {.diagnose = path};
     runner_result r;
     tl_error err;
     const session *s = &st->s;
-    if (runner_replay_loaded(&s->config, &s->program, &s->capture, st->o.lab, d, &opts, &r,
-                             &err) == 0) {
+    if (runner_judge(&s->config, &s->program, &s->capture, st->o.lab, d, &opts, &r, &err) == 0) {
         char *text = files_read(path, NULL);
         print_diagnosis(st, d, result, text);
         free(text);

@@ -41,8 +41,7 @@ void grade_key(const grade_context *c, const submission *s, char *out, size_t si
     snprintf(out, size, "%016" PRIx64, h);
 }
 
-/* A submission's string, as valid UTF-8 for the journal. */
-static void add_text(cJSON *o, const char *key, const char *text)
+void grade_add_text(cJSON *o, const char *key, const char *text)
 {
     char *utf8 = tl_text_utf8(text ? text : "", text ? strlen(text) : 0);
     cJSON_AddStringToObject(o, key, utf8 ? utf8 : "");
@@ -60,7 +59,7 @@ cJSON *grade_item(const char *name, double score, double max, bool passed, const
     cJSON_AddNumberToObject(o, "max_score", max);
     cJSON_AddStringToObject(o, "status", passed ? "passed" : "failed");
     cJSON_AddStringToObject(o, "visibility", vis);
-    add_text(o, "output", output);
+    grade_add_text(o, "output", output);
     return o;
 }
 
@@ -113,7 +112,7 @@ static int plain_cuda_check(const runner_program *p, const char *const *names,
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", "plain CUDA C: no tensor cores, no inline assembly of its own");
     cJSON_AddBoolToObject(o, "ok", findings == 0);
-    add_text(o, "detail", detail);
+    grade_add_text(o, "detail", detail);
     cJSON_AddItemToArray(checks, o);
     if (findings)
         snprintf(found, size, "%s", detail);
@@ -157,7 +156,7 @@ static int run_static_checks(const grade_context *c, const submission *s,
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", "no NUL bytes in the source");
         cJSON_AddBoolToObject(o, "ok", false);
-        add_text(o, "detail", hidden);
+        grade_add_text(o, "detail", hidden);
         cJSON_AddItemToArray(checks, o);
         failed++;
     }
@@ -191,10 +190,10 @@ cJSON *grade_dataset_json(const grade_dataset *d, tl_verdict v, const char *deta
     cJSON_AddStringToObject(dj, "size", size);
     cJSON_AddBoolToObject(dj, "hidden", d->hidden);
     cJSON_AddStringToObject(dj, "verdict", tl_verdict_name(v));
-    add_text(dj, "detail", detail);
+    grade_add_text(dj, "detail", detail);
     cJSON_AddNumberToObject(dj, "kernel_ms", 0);
     cJSON_AddNumberToObject(dj, "gflops", 0);
-    add_text(dj, "stdout", output);
+    grade_add_text(dj, "stdout", output);
     cJSON_AddStringToObject(dj, "stderr", "");
     return dj;
 }
@@ -228,23 +227,6 @@ void grade_dataset_record(const grade_context *c, const grade_dataset *d, const 
     free(text);
 }
 
-/* What grading one submission carries from one step to the next. */
-typedef struct grading {
-    const grade_context *c;
-    const submission *s;
-    runner_config cfg;
-    runner_program p;
-    runner_outcome built;      /* the build's verdict */
-    runner_outcome captured;   /* the build's, then the capture's */
-    runner_capture cap;
-    bool have_capture;         /* cap needs runner_capture_free */
-    bool replayable;           /* built and captured: the datasets can be replayed */
-    cJSON *e, *items;          /* the journal entry and its score items */
-    char forbidden[700];       /* what plain_cuda found ("": nothing) */
-    char unsafe[800];          /* the first unsafe dataset's finding ("": none) */
-    int passed;                /* graded datasets that passed */
-    double start;
-} grading;
 
 static runner_dataset dataset_of(const grade_dataset *d)
 {
@@ -256,7 +238,7 @@ static runner_dataset dataset_of(const grade_dataset *d)
 /* A dataset judged as `run` judges it (runner_judge), but untimed: the safety checks, then on
  * a GPU its own replay. The P of the replay that gave the verdict is saved at `saved`, for the
  * map of a wrong one. */
-static int judge_dataset(const grading *g, const runner_loaded *data, const char *saved,
+static int judge_dataset(const grade_state *g, const runner_loaded *data, const char *saved,
                          runner_result *res)
 {
     runner_judge_opts opts = {.safety = true, .time = false, .save_output = saved};
@@ -264,175 +246,10 @@ static int judge_dataset(const grading *g, const runner_loaded *data, const char
     return runner_judge(&g->cfg, &g->p, &g->cap, g->c->o->lab, data, &opts, res, &err);
 }
 
-/* ---- performance -------------------------------------------------------------------------- */
-
-/* On the CPU backend: the student's H100 time at the performance size, predicted by the model
- * from the interpreter's counts on the grading's own performance dataset and its secret draw of
- * blocks (runner_predict_on checks the sampled blocks' results and shares). */
-static runner_prediction predict(const grading *g, runner_result *res, double *ms)
-{
-    runner_prediction pred[2];
-    tl_error err;
-    if (runner_predict_on(&g->cfg, &g->p, &g->cap, g->c->o->lab, &g->c->model, false, pred, NULL,
-                          &err) != 0) {
-        res->verdict = TL_VERDICT_ERROR;
-        snprintf(res->detail, sizeof res->detail, "%s", err.msg);
-        return (runner_prediction){0};
-    }
-    res->verdict = pred[0].ok ? TL_VERDICT_PASS : TL_VERDICT_WRONG;
-    /* No prediction, or only a time it is slower than: why. */
-    snprintf(res->detail, sizeof res->detail, "%s",
-             pred[0].ok && !pred[0].slower ? "" : pred[0].detail);
-    *ms = pred[0].ok ? pred[0].ms : 0;
-    return pred[0];
-}
-
-/* On a GPU: the student's kernel timed by the replayer on the performance dataset, every run
- * checked. */
-static void time_on_gpu(const grading *g, runner_result *res, double *ms)
-{
-    runner_replay_opts opts = {.time = true};
-    tl_error err;
-    if (runner_replay(&g->cfg, &g->p, &g->cap, g->c->o->lab, &g->c->perf, &opts, res, &err) != 0) {
-        res->verdict = TL_VERDICT_ERROR;
-        snprintf(res->detail, sizeof res->detail, "%s", err.msg);
-    }
-    const runner_call_result *timed = &res->calls[CAPLOG_CALL_LAUNCH];
-    if (res->verdict == TL_VERDICT_PASS && timed->implausible) {
-        /* Faster than the device can do the work: a broken timer or device, never the
-         * kernel's speed. Not scored, whichever way it would have gone. */
-        res->verdict = TL_VERDICT_ERROR;
-        snprintf(res->detail, sizeof res->detail, "implausible time: a timed run took %.4f "
-                 "ms, less than the %.4f ms this work needs at the GPU's peak fp32 rate and "
-                 "DRAM bandwidth; not scored (the GPU or its timer misbehaved: grade again)",
-                 timed->ms.min, timed->floor_ms);
-    } else if (res->verdict == TL_VERDICT_PASS) {
-        *ms = timed->ms.median;
-    }
-}
-
-/* The student's time at the performance size (0: none), or why there is none in res: not
- * timed when unsafe, not plain CUDA C or wrong on every dataset. */
-static runner_prediction measure(const grading *g, runner_result *res, double *student_ms)
-{
-    memset(res, 0, sizeof *res);
-    res->verdict = g->captured.verdict; /* why it was not run: the build's or the capture's */
-    *student_ms = 0;
-    if (g->replayable && g->unsafe[0]) {
-        res->verdict = TL_VERDICT_UNSAFE;
-        snprintf(res->detail, sizeof res->detail, "not timed: the safety checks found %.700s",
-                 g->unsafe);
-    } else if (g->replayable && g->forbidden[0]) {
-        /* Its speed would be the tensor cores' or the assembly's, not the lab's. */
-        res->verdict = TL_VERDICT_REFUSED;
-        snprintf(res->detail, sizeof res->detail, "not timed: the rubric asks for plain CUDA C: "
-                 "%.600s", g->forbidden);
-    } else if (g->replayable && g->passed == 0) {
-        res->verdict = TL_VERDICT_WRONG;
-        snprintf(res->detail, sizeof res->detail, "not timed: no graded dataset passed");
-    } else if (g->replayable && g->c->o->backend == RUNNER_CPU) {
-        return predict(g, res, student_ms);
-    } else if (g->replayable) {
-        time_on_gpu(g, res, student_ms);
-    }
-    return (runner_prediction){0};
-}
-
-/* The performance item's text: the ratio and how it was measured, or why there are no points. */
-static void performance_detail(const grading *g, const runner_result *res, double student_ms,
-                               const runner_prediction *predicted, double ratio, double scored,
-                               char *detail, size_t size)
-{
-    const grade_context *c = g->c;
-    char shape[48];
-    snprintf(shape, sizeof shape, "%dx%dx%d", c->perf.size.m, c->perf.size.k, c->perf.size.n);
-    int len = 0;
-    if (student_ms > 0 && predicted->slower)
-        len = snprintf(detail, size, "%s at %s, against the reference's %.3f ms: no points for "
-                       "speed (the performance model, CPU backend)", predicted->detail, shape,
-                       c->reference_ms);
-    else if (student_ms > 0 && predicted->ok)
-        len = snprintf(detail, size, "predicted for an H100 by the performance model (CPU "
-                 "backend): %.2fx the reference's speed at %s (%.3f ms against %.3f ms; bound "
-                 "by %s), scored as %.2fx (the model's margin of %.0f %%)", ratio, shape,
-                 student_ms, c->reference_ms, pm_bound_name(predicted->bound), scored,
-                 GRADER_PREDICTED_MARGIN * 100);
-    else if (student_ms > 0)
-        len = snprintf(detail, size, "%.2fx the reference's speed on a %s dataset made for "
-                 "this grading (%d timed runs, every result checked)", ratio, shape,
-                 res->calls[CAPLOG_CALL_LAUNCH].ms.n);
-    else
-        snprintf(detail, size, "no points: on the %s dataset made for this grading the "
-                 "result was %s%s%.600s", shape, tl_verdict_name(res->verdict),
-                 res->detail[0] ? ": " : "", res->detail);
-    if (student_ms > 0 && g->passed < c->nds && len > 0 && (size_t)len < size)
-        len += snprintf(detail + len, size - (size_t)len, "; scaled by the %d of %d "
-                        "graded datasets that passed", g->passed, c->nds);
-    if (student_ms > 0 && res->calls[CAPLOG_CALL_LAUNCH].clock.throttled && len > 0 &&
-        (size_t)len < size)
-        snprintf(detail + len, size - (size_t)len, "; the GPU was throttled (power or "
-                 "thermal) while this was timed, also when timed again: the time may be slower "
-                 "than the kernel");
-}
-
-/* The journal's "performance": the times, the ratio, how it was measured. */
-static void performance_json(const grading *g, const runner_result *res, double student_ms,
-                             const runner_prediction *predicted, double ratio, double scored)
-{
-    const grade_context *c = g->c;
-    char shape[48];
-    snprintf(shape, sizeof shape, "%dx%dx%d", c->perf.size.m, c->perf.size.k, c->perf.size.n);
-    cJSON *perf = cJSON_AddObjectToObject(g->e, "performance");
-    cJSON_AddNumberToObject(perf, "student_ms", student_ms);
-    cJSON_AddNumberToObject(perf, "reference_ms", c->reference_ms);
-    cJSON_AddNumberToObject(perf, "ratio", ratio);
-    cJSON_AddNumberToObject(perf, "scored_ratio", scored);
-    cJSON_AddBoolToObject(perf, "predicted", c->o->backend == RUNNER_CPU);
-    if (predicted->slower)
-        cJSON_AddBoolToObject(perf, "slower_than", true);
-    if (predicted->ok)
-        cJSON_AddStringToObject(perf, "bound", pm_bound_name(predicted->bound));
-    cJSON_AddStringToObject(perf, "dataset", shape);
-    cJSON_AddStringToObject(perf, "verdict", tl_verdict_name(res->verdict));
-    add_text(perf, "detail", g->replayable ? res->detail : "not run");
-    cJSON_AddNumberToObject(perf, "runs_checked", res->calls[CAPLOG_CALL_LAUNCH].runs_checked);
-    /* the timed repetitions' min, median and max, and on a GPU its clock and the floor */
-    if (res->calls[CAPLOG_CALL_LAUNCH].timed)
-        runner_timing_add(perf, &res->calls[CAPLOG_CALL_LAUNCH]);
-}
-
-/* Performance: the student's kernel timed by the replayer on the dataset generated for this
- * grading, against the reference timed the same way in the same grading. A kernel the safety
- * checks found unsafe on some dataset is not timed: dropping a barrier makes a kernel faster,
- * and its speed would be the race's. */
-static cJSON *performance(const grading *g)
-{
-    const grade_context *c = g->c;
-    const rubric *r = &c->r;
-    /* Speed counts only where the kernel is right: the points are scaled by the share of the
-     * graded datasets that passed, so a kernel fast at the performance size but wrong on the
-     * small or odd sizes earns nothing (and is not timed when none passed). */
-    double pass_share = c->nds ? (double)g->passed / c->nds : 1;
-    runner_result res;
-    double student_ms;
-    runner_prediction predicted = measure(g, &res, &student_ms);
-    double ratio = student_ms > 0 && c->reference_ms > 0 ? c->reference_ms / student_ms : 0;
-    double scored = grader_scored_ratio(ratio, c->o->backend == RUNNER_CPU);
-    /* Slower than the time past which no backend gives points (grader_no_points_ms). */
-    double frac = predicted.slower ? 0 : rubric_performance_share(r, scored);
-    performance_json(g, &res, student_ms, &predicted, ratio, scored);
-    char detail[900] = "";
-    performance_detail(g, &res, student_ms, &predicted, ratio, scored, detail, sizeof detail);
-    runner_result_free(&res);
-    double score = student_ms > 0 ? r->performance * frac * pass_share : 0;
-    return grade_item("performance", score, r->performance, frac >= 1 && g->passed == c->nds,
-                      grade_performance_visibility(c), detail);
-}
-
 /* ---- the steps of a grading ---------------------------------------------------------------- */
 
 /* The journal entry's head: who, what, how and when. */
-static void start_entry(grading *g)
+static void start_entry(grade_state *g)
 {
     const grade_context *c = g->c;
     const grade_options *o = c->o;
@@ -441,10 +258,10 @@ static void start_entry(grading *g)
     char file_name[256], key[32];
     grader_file_name(s->student, file_name, sizeof file_name);
     grade_key(c, s, key, sizeof key);
-    add_text(e, "student", s->student);
+    grade_add_text(e, "student", s->student);
     cJSON_AddStringToObject(e, "file_name", file_name);
     cJSON_AddStringToObject(e, "lab", grade_lab_id(c));
-    add_text(e, "source", s->source);
+    grade_add_text(e, "source", s->source);
     cJSON_AddStringToObject(e, "grading_key", key);
     cJSON_AddStringToObject(e, "backend", runner_backend_name(o->backend));
     cJSON_AddStringToObject(e, "device", c->device);
@@ -453,13 +270,14 @@ static void start_entry(grading *g)
     char when[32];
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     cJSON_AddStringToObject(e, "graded_at", when);
-    add_text(e, "note", s->refused[0] ? s->refused : o->program && s->source[0] ? "" : s->note);
+    const char *note = s->refused[0] ? s->refused : o->program && s->source[0] ? "" : s->note;
+    grade_add_text(e, "note", note);
     cJSON_AddStringToObject(e, "sandbox", c->sandbox);
     g->items = cJSON_CreateArray();
 }
 
 /* What the kit did for the file to build goes beside the submission's own note. */
-static void add_build_notes(grading *g)
+static void add_build_notes(grade_state *g)
 {
     const char *was = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(g->e, "note"));
     char note[sizeof g->s->note + RUNNER_NOTES_MAX + 8];
@@ -470,7 +288,7 @@ static void add_build_notes(grading *g)
 }
 
 /* The build, its journal entry and the compile item. */
-static void build(grading *g)
+static void build(grade_state *g)
 {
     const submission *s = g->s;
     runner_outcome *built = &g->built;
@@ -489,18 +307,20 @@ static void build(grading *g)
     cJSON *b = cJSON_AddObjectToObject(g->e, "build");
     cJSON_AddBoolToObject(b, "ok", ok);
     cJSON_AddStringToObject(b, "verdict", tl_verdict_name(built->verdict));
-    add_text(b, "detail", built->detail);
-    add_text(b, "messages", built->messages ? built->messages : (ok ? "" : built->detail));
+    grade_add_text(b, "detail", built->detail);
+    grade_add_text(b, "messages", built->messages ? built->messages : (ok ? "" : built->detail));
     double points = g->c->r.compile;
+    const char *said = ok ? "builds"
+                       : built->verdict == TL_VERDICT_BUILD_FAILED
+                           ? "does not build (see the compiler's messages)"
+                           : built->detail;
     cJSON_AddItemToArray(g->items, grade_item("compile", ok ? points : 0, points, ok, "visible",
-                                     ok ? "builds" : built->verdict == TL_VERDICT_BUILD_FAILED
-                                                         ? "does not build (see the compiler's messages)"
-                                                         : built->detail));
+                                              said));
 }
 
 /* Static checks, on every file of the submission the build read, and their item: which failed,
  * and where (the item's output is what Gradescope shows the student). */
-static void check_statics(grading *g)
+static void check_statics(grade_state *g)
 {
     const runner_outcome *built = &g->built;
     cJSON *checks = cJSON_AddArrayToObject(g->e, "static");
@@ -510,7 +330,7 @@ static void check_statics(grading *g)
         cJSON *check = cJSON_CreateObject();
         cJSON_AddStringToObject(check, "name", "the submission could be checked");
         cJSON_AddBoolToObject(check, "ok", false);
-        add_text(check, "detail", built->detail);
+        grade_add_text(check, "detail", built->detail);
         cJSON_AddItemToArray(checks, check);
     } else {
         failed = run_static_checks(g->c, g->s, &g->p, built->verdict == TL_VERDICT_PASS, checks,
@@ -536,7 +356,7 @@ static void check_statics(grading *g)
 }
 
 /* Capture once, for every shape the replays will need. */
-static void capture(grading *g)
+static void capture(grade_state *g)
 {
     const grade_context *c = g->c;
     tl_size shapes[GRADE_MAX_DATASETS + 1];
@@ -555,14 +375,15 @@ static void capture(grading *g)
     }
     cJSON *cj = cJSON_AddObjectToObject(g->e, "capture");
     cJSON_AddStringToObject(cj, "verdict", tl_verdict_name(g->captured.verdict));
-    add_text(cj, "detail", g->captured.detail);
-    add_text(cj, "stdout", g->cap.out);
-    add_text(cj, "stderr", g->cap.err);
+    grade_add_text(cj, "detail", g->captured.detail);
+    grade_add_text(cj, "stdout", g->cap.out);
+    grade_add_text(cj, "stderr", g->cap.err);
     g->replayable = g->have_capture && g->captured.verdict == TL_VERDICT_PASS;
 }
 
 /* One dataset judged, explained (with the map of a wrong P saved at `saved`) and recorded. */
-static void grade_one_dataset(grading *g, int i, double per, const char *saved, cJSON *dsets)
+static void grade_one_dataset(grade_state *g, int i, double per, const char *saved,
+                              cJSON *dsets)
 {
     const grade_dataset *d = &g->c->ds[i];
     runner_result res;
@@ -593,7 +414,7 @@ static void grade_one_dataset(grading *g, int i, double per, const char *saved, 
 }
 
 /* Datasets: checked, not timed. */
-static void grade_datasets(grading *g)
+static void grade_datasets(grade_state *g)
 {
     const grade_context *c = g->c;
     cJSON *dsets = cJSON_AddArrayToObject(g->e, "datasets");
@@ -605,8 +426,10 @@ static void grade_datasets(grading *g)
     char work[] = "/tmp/tilelab-grade-map-XXXXXX", saved[sizeof work + 16];
     bool have_work = g->replayable && mkdtemp(work) != NULL;
     snprintf(saved, sizeof saved, "%s/P.raw", work);
-    for (int i = 0; i < c->nds; i++)
-        grade_one_dataset(g, i, (double)(base + (i < extra)) / 100, have_work ? saved : NULL, dsets);
+    for (int i = 0; i < c->nds; i++) {
+        double per = (double)(base + (i < extra)) / 100;
+        grade_one_dataset(g, i, per, have_work ? saved : NULL, dsets);
+    }
     if (have_work)
         files_remove_tree(work);
 }
@@ -616,7 +439,7 @@ static void finish(const grade_context *c, const submission *s, cJSON *e, cJSON 
 
 void grade_one(const grade_context *c, const submission *s, int slot)
 {
-    grading *g = calloc(1, sizeof *g);
+    grade_state *g = calloc(1, sizeof *g);
     if (!g) {
         fprintf(stderr, "tilelab grade: out of memory for %s\n", s->student);
         return;
@@ -635,7 +458,7 @@ void grade_one(const grade_context *c, const submission *s, int slot)
     } else {
         capture(g);
         grade_datasets(g);
-        grade_add_performance(c, g->items, performance(g), g->e);
+        grade_add_performance(c, g->items, grade_performance(g), g->e);
     }
     if (g->have_capture)
         runner_capture_free(&g->cap);

@@ -140,6 +140,10 @@ typedef struct runner_config {
 #define RUNNER_BUILD_TIMEOUT_S 300
 #define RUNNER_REPLAY_TIMEOUT_S 60
 #define RUNNER_CAPTURE_MAX_S 30
+/* A replay's limit for the kit's own tools a person waits for (diagnose's checked replay, whose
+ * checks cost about ten times a plain run; bench's timing of the reference); the CPU backend's
+ * limits grow with the dataset's work past this. */
+#define RUNNER_TOOL_REPLAY_TIMEOUT_S 600
 
 #define RUNNER_SLOT_UID_BASE 61000
 #define RUNNER_MAX_SLOTS 256
@@ -361,12 +365,6 @@ typedef struct runner_dataset {
     tl_size size;
 } runner_dataset;
 
-/* A dataset's inputs and their reference product: the folder's files, or the inputs made from
- * the seed. A, B and ref are the caller's to free (tl_matrix_free, tl_product_ref_free), on
- * failure too; the error names the folder. */
-int runner_dataset_load(const runner_dataset *d, tl_matrix *A, tl_matrix *B, tl_product_ref *ref,
-                        tl_error *err);
-
 /* A dataset loaded once, for all one judgement of it needs: the inputs the replayer is given,
  * their shape (the capture's), and the reference product with each element's error bound,
  * computed once, which checks every run's result and draws the map of a wrong P. */
@@ -377,8 +375,9 @@ typedef struct runner_loaded {
     tl_product_ref ref;
 } runner_loaded;
 
-/* runner_dataset_load into `out`: -1 with err (naming the folder) when the files cannot be read
- * or do not form a product, out then holding nothing. runner_loaded_free either way. */
+/* A dataset's inputs and their reference product into `out`: the folder's files, or the inputs
+ * made from the seed. -1 with err (naming the folder) when the files cannot be read or do not
+ * form a product, out then holding nothing. runner_loaded_free either way. */
 int runner_loaded_read(const runner_dataset *d, runner_loaded *out, tl_error *err);
 void runner_loaded_free(runner_loaded *d);
 
@@ -523,14 +522,18 @@ typedef struct runner_judge_opts {
     bool baseline;           /* lab 05: also check and time the given baseline */
     const char *save_output; /* the P of the replay that gave the verdict (tilelab binary, for a
                                 map); removed first, so a file there afterwards is this one's */
+    /* diagnose's report instead: one replay on the CPU backend with every check on, whatever
+     * c names, the findings written here (the interpreter's JSON) and the verdict the replay's
+     * own (a finding is reported, not judged). NULL: the verdict as above. */
+    const char *diagnose;
 } runner_judge_opts;
 
 /* One dataset judged as every command judges it: the safety checks where they apply, whose
  * verdict is final when it blames the submission (runner_safety_final); then, where
  * runner_replay_again says so, the replay on c's backend (timed when asked, with lab 05's
  * baseline), noting after a checked replay that timed out that the checks are incomplete
- * (runner_safety_incomplete). run, diagnose, bench, grade and the Slurm task call this and
- * only format its result. Returns 0 with the verdict in out, -1 only when the kit itself
+ * (runner_safety_incomplete). run, diagnose (opts->diagnose), bench, grade and the Slurm task
+ * call this and only format its result. Returns 0 with the verdict in out, -1 only when the kit itself
  * failed (err, also out->detail). */
 int runner_judge(const runner_config *c, const runner_program *p, const runner_capture *cap,
                  const tl_lab *lab, const runner_loaded *d, const runner_judge_opts *opts,

@@ -151,59 +151,6 @@ static void on_bytes(void *ctx, const char *data, size_t n)
     }
 }
 
-/* ---- the dataset and its reference ------------------------------------------------------- */
-
-int runner_dataset_load(const runner_dataset *d, tl_matrix *A, tl_matrix *B, tl_product_ref *ref,
-                        tl_error *err)
-{
-    memset(A, 0, sizeof *A);
-    memset(B, 0, sizeof *B);
-    if (d->generated) {
-        if (tl_matrix_alloc(A, d->size.m, d->size.k, err) != 0 ||
-            tl_matrix_alloc(B, d->size.k, d->size.n, err) != 0)
-            return -1;
-        tl_fill_inputs(d->seed, 0, d->size, A, B);
-        return tl_product_ref_init(ref, A, B, NULL, 0, err);
-    }
-    char path[PATH_MAX];
-    tl_matrix E = {0, 0, NULL};
-    snprintf(path, sizeof path, "%.4000s/input0.raw", d->dir);
-    if (tl_matrix_read(path, A, err) != 0)
-        return -1;
-    snprintf(path, sizeof path, "%.4000s/input1.raw", d->dir);
-    if (tl_matrix_read(path, B, err) != 0)
-        return -1;
-    snprintf(path, sizeof path, "%.4000s/output.raw", d->dir);
-    if (tl_matrix_read(path, &E, err) != 0) {
-        tl_matrix_free(&E);
-        return -1;
-    }
-    int rc = tl_product_ref_init(ref, A, B, &E, 0, err);
-    tl_matrix_free(&E);
-    if (rc != 0)
-        tl_error_set(err, "%.300s: %.400s", d->dir, err->msg);
-    return rc;
-}
-
-int runner_loaded_read(const runner_dataset *d, runner_loaded *out, tl_error *err)
-{
-    memset(out, 0, sizeof *out);
-    out->from = *d;
-    if (runner_dataset_load(d, &out->A, &out->B, &out->ref, err) != 0) {
-        runner_loaded_free(out);
-        return -1;
-    }
-    out->shape = (tl_size){out->A.rows, out->A.cols, out->B.cols};
-    return 0;
-}
-
-void runner_loaded_free(runner_loaded *d)
-{
-    tl_matrix_free(&d->A);
-    tl_matrix_free(&d->B);
-    tl_product_ref_free(&d->ref);
-}
-
 /* ---- the replayer's summary ----------------------------------------------------------------- */
 
 static tl_verdict verdict_of_status(const char *status)
