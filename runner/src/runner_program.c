@@ -50,14 +50,6 @@ static void on_bytes(void *ctx, const char *data, size_t n)
 
 /* ---- checking an answer ------------------------------------------------------------------------ */
 
-typedef struct program_check {
-    const runner_program_lab *lab;
-    tl_answer_spec spec;
-    const caplog_call *call;
-    const char *expected;       /* the expected output's file */
-    const tl_product_ref *ref;  /* a generated dataset's reference (no file), or NULL */
-    int rows, cols, channels;   /* the expected output's shape */
-} program_check;
 
 /* The answer in an hO as tl_check_answer takes it. */
 static int answer_of(const program_check *pc, const uint8_t *out, tl_import *got, float *sum)
@@ -432,127 +424,6 @@ static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runn
     return rc;
 }
 
-/* The expected output's shape, and for the bound of a product its inputs. */
-static int prepare_check(const runner_program_lab *lab, const runner_dataset *d, program_generated *g,
-                         tl_matrix inputs[2], program_check *pc, char *expected, size_t size,
-                         tl_error *err)
-{
-    memset(pc, 0, sizeof *pc);
-    pc->lab = lab;
-    if (tl_answer_type_parse(lab->type, &pc->spec.type) != 0)
-        return tl_error_set(err, "unknown answer type \"%s\"", lab->type);
-    pc->spec.tolerance = lab->tolerance;
-    if (g->made) {
-        pc->ref = &g->ref;
-        pc->rows = g->in[0].rows;
-        pc->cols = g->in[1].cols;
-        pc->channels = 1;
-        return 0;
-    }
-    snprintf(expected, size, "%.3000s/%.1000s", d->dir, lab->output);
-    pc->expected = expected;
-    tl_import e;
-    tl_import_kind kind = tl_answer_import_kind(pc->spec.type);
-    if (tl_import_file(expected, kind == TL_IMPORT_INTEGER ? TL_IMPORT_REAL : kind, &e, err) != 0)
-        return -1;
-    pc->rows = e.rows;
-    pc->cols = e.cols;
-    pc->channels = e.channels;
-    tl_import_free(&e);
-    if (pc->spec.type == TL_ANSWER_MATRIX && lab->tolerance == TL_TOLERANCE_BOUND &&
-        lab->ninputs >= 2) {
-        for (int i = 0; i < 2; i++) {
-            char path[PATH_MAX];
-            snprintf(path, sizeof path, "%.3000s/%.1000s", d->dir, lab->inputs[i]);
-            if (tl_matrix_read(path, &inputs[i], err) != 0)
-                return -1;
-        }
-        pc->spec.A = &inputs[0];
-        pc->spec.B = &inputs[1];
-    }
-    return 0;
-}
-
-static int make_dirs(char *work, size_t size, char *stubs, char *in, tl_error *err)
-{
-    if (sandbox_work_dir(work, size, "program") != 0)
-        return tl_error_set(err, "cannot make a folder for the program's run");
-    snprintf(stubs, PATH_MAX, "%.4000s/stubs", work);
-    snprintf(in, PATH_MAX, "%.4000s/in", work);
-    if (chmod(work, 0755) != 0 || mkdir(stubs, 0755) != 0 || mkdir(in, 0755) != 0)
-        return tl_error_set(err, "cannot make a folder for the program's run");
-    return 0;
-}
-
-/* One program run's folders and what it read, from the dataset to the last replay. */
-typedef struct program_run {
-    char work[PATH_MAX], stubs[PATH_MAX], in[PATH_MAX], expected[PATH_MAX];
-    program_generated g;
-    tl_matrix inputs[2];
-    program_check pc;
-    runner_capture cap;
-    bool captured;
-} program_run;
-
-static void bad_input(runner_result *out, const tl_error *bad)
-{
-    out->verdict = TL_VERDICT_BAD_INPUT;
-    snprintf(out->detail, sizeof out->detail, "%s", bad->msg);
-}
-
-/* The dataset: stubs of its inputs for the capture, the expected output's shape and the
- * reference for the check. Its files not read are bad input (the dataset's fault, not the
- * program's), in out; -1 only when the kit failed. */
-static int prepare_dataset(const runner_program_lab *lab, const runner_dataset *d, program_run *pr,
-                           runner_result *out, tl_error *err)
-{
-    tl_error bad;
-    if (d->generated && program_generate(d, &pr->g, err) != 0)
-        return -1;
-    for (int i = 0; i < lab->ninputs; i++) {
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%.3000s/%.1000s", d->dir ? d->dir : "", lab->inputs[i]);
-        const tl_matrix *made = pr->g.made && i < 2 ? &pr->g.in[i] : NULL;
-        if (program_write_stub(pr->stubs, i, path, made, &bad) != 0) {
-            bad_input(out, &bad);
-            return 0;
-        }
-    }
-    char line[64];
-    snprintf(line, sizeof line, "%s expected 0 0 0\n", CAPLOG_STUB_MAGIC);
-    snprintf(pr->expected, sizeof pr->expected, "%.4000s/expected", pr->stubs);
-    if (tl_write_file_atomic(pr->expected, line, strlen(line), err) != 0)
-        return -1;
-    if (prepare_check(lab, d, &pr->g, pr->inputs, &pr->pc, pr->expected, sizeof pr->expected,
-                      &bad) != 0)
-        bad_input(out, &bad);
-    return 0;
-}
-
-/* The program's whole run captured on the stubs; what it printed is its kernel output. */
-static int capture_program(const runner_config *c, const runner_program *p,
-                           const runner_program_lab *lab, program_run *pr, runner_result *out,
-                           tl_error *err)
-{
-    runner_outcome o = {0};
-    if (runner_capture_program(c, p, pr->stubs, lab->ninputs, lab->type, &pr->cap, &o) != 0)
-        return tl_error_set(err, "the program's capture could not be run");
-    pr->captured = true;
-    if (o.verdict != TL_VERDICT_PASS) {
-        out->verdict = o.verdict;
-        snprintf(out->detail, sizeof out->detail, "%s", o.detail);
-    }
-    const runner_capture *cap = &pr->cap;
-    if (cap->out || cap->err) {
-        size_t n = strlen(cap->out ? cap->out : "") + strlen(cap->err ? cap->err : "") + 1;
-        out->kernel_output = malloc(n);
-        if (out->kernel_output)
-            snprintf(out->kernel_output, n, "%s%s", cap->out ? cap->out : "",
-                     cap->err ? cap->err : "");
-    }
-    return 0;
-}
-
 /* The safety checks' replay: the CPU backend with every check on, its findings judged as a lab
  * file's (runner_safety_judge). */
 static int checked_replay(const replay_job *job, const runner_program_lab *lab, int64_t elements,
@@ -639,13 +510,13 @@ int runner_program_run(const runner_config *c, const runner_program *p,
     program_run *pr = calloc(1, sizeof *pr);
     if (!pr)
         return tl_error_set(err, "out of memory");
-    if (make_dirs(pr->work, sizeof pr->work, pr->stubs, pr->in, err) != 0) {
+    if (program_run_open(pr, err) != 0) {
         free(pr);
         return -1;
     }
-    int rc = prepare_dataset(lab, d, pr, out, err);
+    int rc = program_prepare(lab, d, pr, out, err);
     if (rc == 0 && out->verdict == TL_VERDICT_PASS)
-        rc = capture_program(c, p, lab, pr, out, err);
+        rc = program_capture(c, p, lab, pr, out, err);
     const caplog_call *call = pr->captured && out->verdict == TL_VERDICT_PASS
                                   ? caplog_find_call(&pr->cap.log, CAPLOG_CALL_PROGRAM, 1, 1, 1)
                                   : NULL;
@@ -653,7 +524,7 @@ int runner_program_run(const runner_config *c, const runner_program *p,
     tl_error bad;
     const tl_matrix *made = pr->g.made ? pr->g.in : NULL;
     if (call && program_write_inputs(pr->in, lab, d, made, call, &bad) != 0) {
-        bad_input(out, &bad);
+        program_bad_input(out, &bad);
         call = NULL;
     }
     if (call)
@@ -663,12 +534,7 @@ int runner_program_run(const runner_config *c, const runner_program *p,
         snprintf(out->detail, sizeof out->detail, "the capture holds no program run");
     }
     out->shape = (tl_size){pr->pc.rows, 1, pr->pc.cols};
-    if (pr->captured)
-        runner_capture_free(&pr->cap);
-    program_generated_free(&pr->g);
-    tl_matrix_free(&pr->inputs[0]);
-    tl_matrix_free(&pr->inputs[1]);
-    files_remove_tree(pr->work);
+    program_run_free(pr);
     free(pr);
     return rc;
 }
