@@ -296,36 +296,37 @@ static int diagnose_file(const tl_lab *lab, const char *source, const char *data
                          cJSON **diag, runner_result *result, runner_prediction *pred,
                          char **counts)
 {
-    tl_size shape;
     tl_error err;
     *diag = NULL;
     memset(result, 0, sizeof *result);
-    if (session_dataset_shape(dataset, &shape, &err) != 0)
+    runner_loaded data;
+    runner_dataset d = {.dir = dataset};
+    if (runner_loaded_read(&d, &data, &err) != 0)
         return cli_fail("%s", err.msg);
-    session_options so = {RUNNER_CPU, 600, 1, false, false, quiet};
+    session_options so = {RUNNER_CPU, RUNNER_TOOL_REPLAY_TIMEOUT_S, 1, false, false, quiet};
     session s;
-    tl_size shapes[2] = {shape, session_predicted_size(lab)};
+    tl_size shapes[2] = {data.shape, session_predicted_size(lab)};
+    int status = TL_EXIT_OK;
     if (session_open(&s, &so, source, shapes, pred ? 2 : 1, &err) != 0) {
-        session_close(&s);
-        return cli_fail("diagnose: %s", err.msg);
-    }
-    if (s.outcome.verdict != TL_VERDICT_PASS) {
+        status = cli_fail("diagnose: %s", err.msg);
+    } else if (s.outcome.verdict != TL_VERDICT_PASS) {
         if (!quiet)
             session_print_outcome(&s, cli_shown(source));
-        int status = tl_verdict_exit_status(s.outcome.verdict);
-        session_close(&s);
-        return status;
+        status = tl_verdict_exit_status(s.outcome.verdict);
     }
     char work[] = "/tmp/tilelab-diagnose-XXXXXX";
-    if (!mkdtemp(work)) {
+    if (status == TL_EXIT_OK && !mkdtemp(work))
+        status = cli_fail("diagnose: cannot make a folder under /tmp");
+    if (status != TL_EXIT_OK) {
         session_close(&s);
-        return cli_fail("diagnose: cannot make a folder under /tmp");
+        runner_loaded_free(&data);
+        return status;
     }
     char path[sizeof work + 16];
     snprintf(path, sizeof path, "%s/diag.json", work);
-    runner_dataset d = {.dir = dataset};
-    runner_replay_opts opts = {.time = false, .baseline = true, .diagnose = path};
-    int rc = runner_replay(&s.config, &s.program, &s.capture, lab, &d, &opts, result, &err);
+    runner_judge_opts opts = {.baseline = true, .diagnose = path};
+    int rc = runner_judge(&s.config, &s.program, &s.capture, lab, &data, &opts, result, &err);
+    runner_loaded_free(&data);
     char *text = rc == 0 ? files_read(path, NULL) : NULL;
     *diag = text ? cJSON_Parse(text) : NULL;
     free(text);
@@ -452,6 +453,70 @@ static void print_json(const target *t, const runner_result *result, cJSON *mine
     cJSON_Delete(doc);
 }
 
+static void print_report(const target *t, const runner_result *result, const cJSON *mine,
+                         const cJSON *reference, const runner_prediction pred[2],
+                         const char *counts);
+
+/* The file replayed with every check on, beside the reference's traffic, and reported. */
+static int diagnose(const target *t, bool json)
+{
+    const tl_lab *lab = t->lab;
+    cJSON *mine = NULL, *reference = NULL;
+    runner_result result, ref_result;
+    memset(&ref_result, 0, sizeof ref_result);
+    runner_prediction pred[2];
+    memset(pred, 0, sizeof pred);
+    char *counts = NULL;
+    int rc = t->whole
+                 ? diagnose_program(&t->program, lab, t->src, t->ds, json, &mine, &result, pred)
+                 : diagnose_file(lab, t->src, t->ds, json, &mine, &result, pred, &counts);
+    if (rc != TL_EXIT_OK)
+        return rc;
+    /* The traffic next to the reference's: a matrix lab's, on the same dataset. */
+    bool have_ref = lab && strcmp(t->src, t->ref) != 0 &&
+                    diagnose_file(lab, t->ref, t->ds, true, &reference, &ref_result, NULL, NULL) ==
+                        TL_EXIT_OK &&
+                    reference;
+    int errors = mine ? (int)num(mine, "errors") : 0;
+    bool diagnosed = mine != NULL;
+    if (!diagnosed) {
+        char *detail = tl_text_line(result.detail, strlen(result.detail));
+        printf("the replay stopped before the diagnosis could be written: %s: %s\n",
+               tl_verdict_name(result.verdict), detail ? detail : "");
+        free(detail);
+    } else if (json) {
+        print_json(t, &result, mine, reference, pred, counts); /* which takes both */
+        mine = reference = NULL;
+    } else {
+        print_report(t, &result, mine, have_ref ? reference : NULL, pred, counts);
+    }
+    free(counts);
+    cJSON_Delete(mine);
+    cJSON_Delete(reference);
+    tl_verdict v = result.verdict;
+    runner_result_free(&result);
+    runner_result_free(&ref_result);
+    if (!diagnosed || (v != TL_VERDICT_PASS && v != TL_VERDICT_WRONG))
+        return tl_verdict_exit_status(v);
+    return errors > 0 || v != TL_VERDICT_PASS ? TL_EXIT_WRONG : TL_EXIT_OK;
+}
+
+static void print_report(const target *t, const runner_result *result, const cJSON *mine,
+                         const cJSON *reference, const runner_prediction pred[2],
+                         const char *counts)
+{
+    printf("diagnose %s: %s on %s, %sCPU backend with every check on\n", t->name,
+           cli_shown(t->src), cli_shown(t->ds), t->whole ? "the whole libwb program, " : "");
+    char *detail = tl_text_line(result->detail, strlen(result->detail));
+    printf("result: %s (%s)\n", tl_verdict_name(result->verdict), detail ? detail : "");
+    free(detail);
+    print_findings(mine, result->verdict == TL_VERDICT_TIMEOUT);
+    print_instructions(mine);
+    print_traffic(mine, reference);
+    if (t->lab)
+        print_predictions(t->lab, pred, counts, !t->whole && t->lab->baseline);
+}
+
 static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -481,59 +546,7 @@ static int run(int argc, char **argv)
     int rc = resolve(argv[optind], source, solution, libwb, dataset, &t);
     if (rc != TL_EXIT_OK)
         return rc;
-    const tl_lab *lab = t.lab;
-    cJSON *mine = NULL, *reference = NULL;
-    runner_result result, ref_result;
-    memset(&ref_result, 0, sizeof ref_result);
-    runner_prediction pred[2];
-    memset(pred, 0, sizeof pred);
-    char *counts = NULL;
-    rc = t.whole ? diagnose_program(&t.program, lab, t.src, t.ds, json, &mine, &result, pred)
-                 : diagnose_file(lab, t.src, t.ds, json, &mine, &result, pred, &counts);
-    if (rc != TL_EXIT_OK)
-        return rc;
-    /* The traffic next to the reference's: a matrix lab's, on the same dataset. */
-    bool have_ref = lab && strcmp(t.src, t.ref) != 0 &&
-                    diagnose_file(lab, t.ref, t.ds, true, &reference, &ref_result, NULL, NULL) ==
-                        TL_EXIT_OK &&
-                    reference;
-    if (!mine) {
-        char *detail = tl_text_line(result.detail, strlen(result.detail));
-        printf("the replay stopped before the diagnosis could be written: %s: %s\n",
-               tl_verdict_name(result.verdict), detail ? detail : "");
-        free(detail);
-        tl_verdict v = result.verdict;
-        runner_result_free(&result);
-        runner_result_free(&ref_result);
-        cJSON_Delete(reference);
-        free(counts);
-        return tl_verdict_exit_status(v);
-    }
-    int errors = (int)num(mine, "errors");
-    if (json) {
-        print_json(&t, &result, mine, reference, pred, counts);
-    } else {
-        printf("diagnose %s: %s on %s, %sCPU backend with every check on\n", t.name,
-               cli_shown(t.src), cli_shown(t.ds), t.whole ? "the whole libwb program, " : "");
-        char *detail = tl_text_line(result.detail, strlen(result.detail));
-        printf("result: %s (%s)\n", tl_verdict_name(result.verdict), detail ? detail : "");
-        free(detail);
-        print_findings(mine, result.verdict == TL_VERDICT_TIMEOUT);
-        print_instructions(mine);
-        print_traffic(mine, have_ref ? reference : NULL);
-        if (lab)
-            print_predictions(lab, pred, counts,
-                              !t.whole && lab->baseline);
-        cJSON_Delete(mine);
-        cJSON_Delete(reference);
-    }
-    free(counts);
-    tl_verdict v = result.verdict;
-    runner_result_free(&result);
-    runner_result_free(&ref_result);
-    if (v != TL_VERDICT_PASS && v != TL_VERDICT_WRONG)
-        return tl_verdict_exit_status(v);
-    return errors > 0 || v != TL_VERDICT_PASS ? TL_EXIT_WRONG : TL_EXIT_OK;
+    return diagnose(&t, json);
 }
 
 const cli_command cmd_diagnose = {"diagnose", "find what is wrong with a kernel, and where (CPU backend)",

@@ -39,6 +39,51 @@ static int dim(const cJSON *o, const char *key, int i)
     return cJSON_IsNumber(v) && v->valueint > 0 ? v->valueint : 1;
 }
 
+/* One launch's counts predicted: a line, or an element of `out` (--json). -1 with `msg` when
+ * the cubin does not give its registers. */
+static int predict_launch(const cJSON *l, const char *cubin, cJSON *out, char *msg, size_t size)
+{
+    const char *kernel = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(l, "kernel"));
+    int regs = cubin && kernel ? pm_cubin_registers(cubin, kernel, msg, size) : 0;
+    if (regs < 0)
+        return -1;
+    pm_launch in = {
+        .blocks = u64_of(l, "blocks"),
+        .blocks_run = u64_of(l, "blocks_run"),
+        .threads_per_block = dim(l, "block", 0) * dim(l, "block", 1) * dim(l, "block", 2),
+        .registers = regs,
+        .shared_bytes = u64_of(l, "static_shared") + u64_of(l, "dynamic_shared"),
+    };
+    for (int i = 0; pm_count_name(i); i++)
+        *pm_launch_count(&in, pm_count_name(i)) = u64_of(l, pm_count_name(i));
+    pm_prediction p;
+    int rc = pm_predict(&in, &p);
+    char grid[48];
+    snprintf(grid, sizeof grid, "%dx%dx%d", dim(l, "grid", 0), dim(l, "grid", 1),
+             dim(l, "grid", 2));
+    if (out) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "kernel", kernel ? kernel : "?");
+        cJSON_AddStringToObject(o, "grid", grid);
+        cJSON_AddNumberToObject(o, "registers", regs);
+        if (rc == 0) {
+            cJSON_AddNumberToObject(o, "ms", p.ms);
+            cJSON_AddStringToObject(o, "bound", pm_bound_name(p.bound));
+            cJSON_AddNumberToObject(o, "blocks_per_sm", p.blocks_per_sm);
+        } else {
+            cJSON_AddStringToObject(o, "cannot_run", p.limiter);
+        }
+        cJSON_AddItemToArray(out, o);
+    } else if (rc == 0) {
+        printf("%-40.40s %14s %6d %10.4f  %s\n", kernel ? kernel : "?", grid, regs, p.ms,
+               pm_bound_name(p.bound));
+    } else {
+        printf("%-40.40s %14s %6d %10s  cannot run on an H100 (%s)\n", kernel ? kernel : "?",
+               grid, regs, "-", p.limiter);
+    }
+    return 0;
+}
+
 static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {{"cubin", required_argument, NULL, 'c'},
@@ -76,48 +121,12 @@ static int run(int argc, char **argv)
     if (!json)
         printf("%-40s %14s %6s %10s  %s\n", "kernel", "grid", "regs", "ms", "bound by");
     const cJSON *l;
+    char msg[256];
     cJSON_ArrayForEach(l, launches) {
-        const char *kernel = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(l, "kernel"));
-        char msg[256];
-        int regs = cubin && kernel ? pm_cubin_registers(cubin, kernel, msg, sizeof msg) : 0;
-        if (regs < 0) {
+        if (predict_launch(l, cubin, json ? out : NULL, msg, sizeof msg) != 0) {
             cJSON_Delete(diag);
             cJSON_Delete(out);
             return cli_fail("%s", msg);
-        }
-        pm_launch in = {
-            .blocks = u64_of(l, "blocks"),
-            .blocks_run = u64_of(l, "blocks_run"),
-            .threads_per_block = dim(l, "block", 0) * dim(l, "block", 1) * dim(l, "block", 2),
-            .registers = regs,
-            .shared_bytes = u64_of(l, "static_shared") + u64_of(l, "dynamic_shared"),
-        };
-        for (int i = 0; pm_count_name(i); i++)
-            *pm_launch_count(&in, pm_count_name(i)) = u64_of(l, pm_count_name(i));
-        pm_prediction p;
-        int rc = pm_predict(&in, &p);
-        char grid[48];
-        snprintf(grid, sizeof grid, "%dx%dx%d", dim(l, "grid", 0), dim(l, "grid", 1),
-                 dim(l, "grid", 2));
-        if (json) {
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "kernel", kernel ? kernel : "?");
-            cJSON_AddStringToObject(o, "grid", grid);
-            cJSON_AddNumberToObject(o, "registers", regs);
-            if (rc == 0) {
-                cJSON_AddNumberToObject(o, "ms", p.ms);
-                cJSON_AddStringToObject(o, "bound", pm_bound_name(p.bound));
-                cJSON_AddNumberToObject(o, "blocks_per_sm", p.blocks_per_sm);
-            } else {
-                cJSON_AddStringToObject(o, "cannot_run", p.limiter);
-            }
-            cJSON_AddItemToArray(out, o);
-        } else if (rc == 0) {
-            printf("%-40.40s %14s %6d %10.4f  %s\n", kernel ? kernel : "?", grid, regs, p.ms,
-                   pm_bound_name(p.bound));
-        } else {
-            printf("%-40.40s %14s %6d %10s  cannot run on an H100 (%s)\n", kernel ? kernel : "?",
-                   grid, regs, "-", p.limiter);
         }
     }
     if (json) {

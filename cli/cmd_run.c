@@ -96,10 +96,6 @@ static const char usage[] =
     "3 the file does not build, was refused, crashed or hung, 4 --backend gpu but no CUDA device\n";
 
 enum { EXIT_NO_DEVICE = 4 };
-/* Seconds each dataset gets once one has timed out: a kernel that hangs once most likely hangs
- * again, and a lab kernel that works takes milliseconds on a GPU (the CPU backend's limits
- * grow with the work past this). */
-enum { TIMEOUT_AFTER_A_TIMEOUT_S = 10 };
 
 typedef struct options {
     const tl_lab *lab;
@@ -265,265 +261,346 @@ static void print_kernel_output(const runner_result *r)
     free(inert);
 }
 
+/* ---- one run's state -------------------------------------------------------------------- */
+
+/* One run of the command, from its datasets to its summary (a --watch loop starts afresh). */
+typedef struct run_state {
+    options o;
+    session s;
+    bool opened;               /* s needs session_close */
+    run_maps *maps;
+    runner_loaded data[MAX_DATASETS]; /* each dataset read once: shape, inputs, reference */
+    int nloaded;
+    char names[MAX_DATASETS][OUTPUT_NAME_MAX];
+    char device[256];
+    bool gpu, predict, ncu, counted;
+    cJSON *runs;               /* --json: every dataset's result */
+    tl_verdict worst;
+    int passed, ran, first_unsafe;
+    char first_detail[sizeof ((runner_result *)0)->detail];
+    char **shipped;
+    int nshipped;
+} run_state;
+
 /* ---- the CPU backend explains a failure --------------------------------------------------- */
 
-static void print_diagnosis(run_maps *maps, const options *o, const runner_dataset *d,
-                            const runner_result *r, const char *text)
+static void print_diagnosis(run_state *st, const runner_loaded *d, const runner_result *r,
+                            const char *text)
 {
     if (!text)
         return;
     explanation causes;
     explain_result(&causes, r, text);
     explain_print_causes(stdout, &causes, "        ");
-    run_maps_causes(maps, &causes);
+    run_maps_causes(st->maps, &causes);
     if (causes.findings > 0)
         printf("        (./tilelab diagnose %s --source %s --dataset %s for the whole "
-               "report)\n", o->lab->id, cli_shown(o->source), cli_shown(d->dir));
+               "report)\n", st->o.lab->id, cli_shown(st->o.source), cli_shown(d->from.dir));
     explain_free(&causes);
 }
 
 /* The causes the checks found: those of the safety checks that made the dataset unsafe (on any
  * backend), else from a replay with the checks on, here (CPU backend). */
-static void print_causes(run_maps *maps, const session *s, const options *o,
-                         const runner_dataset *d, const runner_result *result)
+static void print_causes(run_state *st, const runner_loaded *d, const runner_result *result)
 {
     if (result->diagnosis) {
-        print_diagnosis(maps, o, d, result, result->diagnosis);
+        print_diagnosis(st, d, result, result->diagnosis);
         return;
     }
-    if (o->backend != RUNNER_CPU)
+    if (st->o.backend != RUNNER_CPU)
         return;
     char work[] = "/tmp/tilelab-why-XXXXXX";
     if (!mkdtemp(work))
         return;
     char path[sizeof work + 16];
     snprintf(path, sizeof path, "%s/diag.json", work);
-    runner_replay_opts opts = {.time = false, .diagnose = path};
+    runner_judge_opts opts = {.diagnose = path};
     runner_result r;
     tl_error err;
-    if (runner_replay(&s->config, &s->program, &s->capture, o->lab, d, &opts, &r, &err) == 0) {
+    const session *s = &st->s;
+    if (runner_judge(&s->config, &s->program, &s->capture, st->o.lab, d, &opts, &r, &err) == 0) {
         char *text = files_read(path, NULL);
-        print_diagnosis(maps, o, d, result, text);
+        print_diagnosis(st, d, result, text);
         free(text);
     }
     runner_result_free(&r);
     files_remove_tree(work);
 }
 
-/* ---- one dataset -------------------------------------------------------------------------- */
+/* ---- before the first dataset ------------------------------------------------------------- */
 
-/* The safety checks first where they apply (the grader's rule: their verdict is final when it
- * blames the submission, and a timeout on the CPU backend), then the replay on the chosen
- * backend. Returns -1 with err set when the kit failed. */
-static int replay_dataset(const session *s, const options *o, const runner_dataset *d,
-                          tl_size shape, const runner_replay_opts *opts, runner_result *r)
+/* The backend, the repetitions and the datasets where none were named: the shipped ones. */
+static int choose(run_state *st)
 {
-    tl_error err;
-    memset(r, 0, sizeof *r);
-    bool incomplete = false;
-    if (o->safety && runner_safety_applies(shape)) {
-        if (runner_safety_save(&s->config, &s->program, &s->capture, o->lab, d,
-                               opts->save_output, r, &err) != 0) {
-            snprintf(r->detail, sizeof r->detail, "%s", err.msg);
-            return -1;
-        }
-        if (runner_safety_final(r->verdict) ||
-            (r->verdict == TL_VERDICT_TIMEOUT && s->config.backend == RUNNER_CPU))
-            return 0;
-        incomplete = r->verdict == TL_VERDICT_TIMEOUT;
-        runner_result_free(r);
-        memset(r, 0, sizeof *r);
+    options *o = &st->o;
+    st->gpu = runner_backend_default(&o->backend, o->backend_given, st->device,
+                                     sizeof st->device);
+    if (!o->reps_given)
+        o->reps = runner_backend_about(o->backend)->reps;
+    if (access(o->source, R_OK) != 0)
+        return cli_fail("%s: cannot read the source file", cli_shown(o->source));
+    if (o->ndatasets > 0)
+        return TL_EXIT_OK;
+    st->nshipped = shipped_datasets(o->lab, &st->shipped);
+    if (st->nshipped <= 0)
+        return cli_fail("run: no datasets in datasets/%s (make them with ./tilelab datasets %s)",
+                        o->lab->id, o->lab->id);
+    for (int i = 0; i < st->nshipped && i < MAX_DATASETS; i++)
+        o->datasets[o->ndatasets++] = st->shipped[i];
+    return TL_EXIT_OK;
+}
+
+/* Every dataset read once, before the build: a bad one stops the run with its error. */
+static int load_datasets(run_state *st)
+{
+    for (int i = 0; i < st->o.ndatasets; i++) {
+        tl_error err;
+        const char *dir = st->o.datasets[i];
+        if (!cli_is_dataset(dir))
+            return cli_fail("%s: not a dataset folder (expected input0.raw, input1.raw, "
+                            "output.raw in it)", cli_shown(dir));
+        runner_dataset d = {.dir = dir};
+        if (runner_loaded_read(&d, &st->data[i], &err) != 0)
+            return cli_fail("%s", err.msg);
+        st->nloaded = i + 1;
     }
-    if (runner_replay(&s->config, &s->program, &s->capture, o->lab, d, opts, r, &err) != 0) {
-        snprintf(r->detail, sizeof r->detail, "%s", err.msg);
+    return TL_EXIT_OK;
+}
+
+/* The build and the capture, for every dataset's shape. Returns -1 when the run ends here,
+ * with its exit status in *status. */
+static int open_session(run_state *st, int *status)
+{
+    const options *o = &st->o;
+    if (o->backend == RUNNER_GPU && !st->gpu && !o->build_only) {
+        fprintf(stderr, "tilelab: --backend gpu needs a CUDA device and there is none here [%s]; "
+                        "--backend cpu runs the kernels in the PTX interpreter\n", st->device);
+        *status = EXIT_NO_DEVICE;
         return -1;
     }
-    if (incomplete)
-        runner_safety_incomplete(r);
-    return 0;
+    session_options so = {o->backend, o->timeout, o->reps, o->device_debug, o->no_sandbox, false};
+    tl_size shapes[MAX_DATASETS + 1];
+    for (int i = 0; i < o->ndatasets; i++)
+        shapes[i] = st->data[i].shape;
+    /* The capture also covers the size the model predicts at (CPU backend, timed runs). */
+    st->predict = o->backend == RUNNER_CPU && !o->no_time && !o->json;
+    int nshapes = o->ndatasets;
+    if (st->predict)
+        shapes[nshapes++] = session_predicted_size(o->lab);
+    tl_error err;
+    st->opened = true;
+    if (session_open(&st->s, &so, o->source, shapes, o->build_only ? 0 : nshapes, &err) != 0) {
+        *status = cli_fail("run: %s", err.msg);
+        return -1;
+    }
+    if (st->s.outcome.verdict == TL_VERDICT_PASS && !o->build_only)
+        return 0;
+    *status = tl_verdict_exit_status(st->s.outcome.verdict);
+    if (st->s.outcome.verdict != TL_VERDICT_PASS)
+        session_print_outcome(&st->s, cli_shown(o->source));
+    return -1;
+}
+
+/* Where results and maps go, and the first line. */
+static int open_outputs(run_state *st)
+{
+    const options *o = &st->o;
+    if (o->save_outputs && mkdir(o->save_outputs, 0777) != 0 && errno != EEXIST)
+        return cli_fail("--save-outputs: cannot create %s: %s", o->save_outputs, strerror(errno));
+    tl_error err;
+    st->maps = run_maps_open(o->report, !o->json, &err);
+    if (!st->maps)
+        return cli_fail("run: %s", err.msg);
+    output_names(o->datasets, o->ndatasets, st->names);
+    if (o->backend == RUNNER_CPU)
+        snprintf(st->device, sizeof st->device,
+                 "the CPU backend (PTX interpreter; times are emulated)");
+    st->ncu = o->ncu && !o->json && o->backend == RUNNER_GPU &&
+              o->lab->bank_conflicts && run_have_ncu();
+    st->counted = o->ncu && !o->json && o->backend == RUNNER_CPU && o->lab->bank_conflicts;
+    st->runs = cJSON_CreateArray();
+    st->first_unsafe = -1;
+    if (!o->json)
+        printf("%s on %s, %d dataset(s)\n", cli_shown(o->source), st->device, o->ndatasets);
+    return TL_EXIT_OK;
+}
+
+/* ---- one dataset -------------------------------------------------------------------------- */
+
+/* A wrong or unsafe dataset's map, causes and lab 05's conflicts, below its line. */
+static void print_dataset(run_state *st, int i, const char *save, const runner_result *r,
+                          explanation *x)
+{
+    const options *o = &st->o;
+    const runner_loaded *d = &st->data[i];
+    print_line(r, x, o->backend == RUNNER_CPU);
+    if (o->save_outputs)
+        printf("        %s %s\n", access(save, F_OK) == 0 ? "result saved to" : "no result for",
+               save);
+    print_kernel_output(r);
+    /* The same finding again (a missing barrier fails every dataset): said once. */
+    bool unsafe = r->verdict == TL_VERDICT_UNSAFE;
+    bool again = unsafe && st->first_unsafe >= 0 &&
+                 explain_same_finding(r->detail, st->first_detail);
+    if (unsafe && st->first_unsafe < 0) {
+        st->first_unsafe = i;
+        snprintf(st->first_detail, sizeof st->first_detail, "%s", r->detail);
+    }
+    if (again)
+        printf("        the same finding as %s: its map and causes are above\n",
+               cli_shown(o->datasets[st->first_unsafe]));
+    run_maps_dataset(st->maps, d, r, x, &st->s.capture.log, !again);
+    if (st->ncu)
+        run_ncu_conflicts(&st->s, o->lab, d);
+    if (st->counted && r->verdict == TL_VERDICT_PASS)
+        run_counted_conflicts(&st->s, o->lab, d);
+    bool explained = r->verdict == TL_VERDICT_WRONG || r->verdict == TL_VERDICT_CRASH || unsafe;
+    if (!again && (r->diagnosis || (o->backend == RUNNER_CPU && explained)))
+        print_causes(st, d, r);
+    else if (!again && unsafe)
+        printf("        (./tilelab diagnose %s --source %s --dataset %s for the whole report)\n",
+               o->lab->id, cli_shown(o->source), cli_shown(d->from.dir));
+}
+
+static void json_dataset(run_state *st, int i, const char *save, const runner_result *r,
+                         explanation *x)
+{
+    const char *shown = cli_shown(st->o.datasets[i]);
+    run_maps_dataset(st->maps, &st->data[i], r, x, &st->s.capture.log, false);
+    if (st->o.save_outputs && access(save, F_OK) == 0)
+        fprintf(stderr, "tilelab: %s: result saved to %s\n", shown, save);
+    cJSON *one = runner_result_json(r, shown);
+    cJSON_AddItemToArray(st->runs, one ? one : cJSON_CreateNull());
+}
+
+/* The dataset judged as the grader judges it (runner_judge), then shown. */
+static void run_dataset(run_state *st, int i)
+{
+    const options *o = &st->o;
+    char save[PATH_MAX + OUTPUT_NAME_MAX + 8];
+    snprintf(save, sizeof save, "%.3000s/%.*s.raw", o->save_outputs ? o->save_outputs : "",
+             (int)OUTPUT_NAME_MAX, st->names[i]);
+    const char *saved = run_maps_next(st->maps, o->save_outputs ? save : NULL);
+    tl_size shape = st->data[i].shape;
+    char size[48];
+    snprintf(size, sizeof size, "%dx%dx%d", shape.m, shape.k, shape.n);
+    if (!o->json)
+        printf("  %-28s %-16s ", cli_shown(o->datasets[i]), size);
+    fflush(stdout);
+    runner_judge_opts opts = {.safety = o->safety, .time = !o->no_time, .baseline = true,
+                              .save_output = saved};
+    runner_result r;
+    tl_error err;
+    if (runner_judge(&st->s.config, &st->s.program, &st->s.capture, o->lab, &st->data[i], &opts,
+                     &r, &err) != 0)
+        r.verdict = TL_VERDICT_ERROR;
+    explanation x;
+    explain_result(&x, &r, NULL);
+    if (o->json)
+        json_dataset(st, i, save, &r, &x);
+    else
+        print_dataset(st, i, save, &r, &x);
+    explain_free(&x);
+    st->passed += r.verdict == TL_VERDICT_PASS;
+    st->worst = tl_verdict_worst(st->worst, r.verdict);
+    if (r.verdict == TL_VERDICT_TIMEOUT && i + 1 < o->ndatasets && !o->fail_fast &&
+        runner_config_after_timeout(&st->s.config) && !o->json)
+        printf("        (a dataset timed out: each of the others gets at most %d s, unless "
+               "its work needs more on the CPU backend)\n", RUNNER_TIMEOUT_AFTER_A_TIMEOUT_S);
+    runner_result_free(&r);
+    fflush(stdout);
+}
+
+/* ---- after the last dataset --------------------------------------------------------------- */
+
+static void print_json(run_state *st)
+{
+    const options *o = &st->o;
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "lab", o->lab->id);
+    cJSON_AddStringToObject(doc, "source", cli_shown(o->source));
+    cJSON_AddStringToObject(doc, "device", st->device);
+    cJSON_AddStringToObject(doc, "backend", runner_backend_name(o->backend));
+    cJSON_AddStringToObject(doc, "verdict", tl_verdict_name(st->worst));
+    cJSON_AddNumberToObject(doc, "passed", st->passed);
+    cJSON_AddNumberToObject(doc, "failed", st->ran - st->passed);
+    cJSON_AddNumberToObject(doc, "not_run", o->ndatasets - st->ran);
+    cJSON_AddItemToObject(doc, "runs", st->runs);
+    st->runs = NULL;
+    char *text = cJSON_Print(doc);
+    puts(text);
+    free(text);
+    cJSON_Delete(doc);
+}
+
+static void print_summary(run_state *st)
+{
+    const options *o = &st->o;
+    printf("%d passed, %d failed", st->passed, st->ran - st->passed);
+    if (st->ran < o->ndatasets)
+        printf(", %d not run (--fail-fast)", o->ndatasets - st->ran);
+    putchar('\n');
+    if (st->predict && st->worst == TL_VERDICT_PASS)
+        session_print_predictions(&st->s, o->lab);
+}
+
+static int finish(run_state *st)
+{
+    const options *o = &st->o;
+    if (o->json)
+        print_json(st);
+    else
+        print_summary(st);
+    int status = tl_verdict_exit_status(st->worst);
+    tl_error err;
+    if (run_maps_close(st->maps, o->lab->id, cli_shown(o->source), st->device, &err) != 0)
+        status = cli_fail("run: %s", err.msg);
+    else if (o->report)
+        fprintf(stderr, "report: %s\n", o->report);
+    return status;
+}
+
+static void run_state_free(run_state *st)
+{
+    for (int i = 0; i < st->nloaded; i++)
+        runner_loaded_free(&st->data[i]);
+    for (int i = 0; i < st->nshipped; i++)
+        free(st->shipped[i]);
+    free(st->shipped);
+    cJSON_Delete(st->runs);
+    if (st->opened)
+        session_close(&st->s);
+    free(st);
 }
 
 /* ---- the command ------------------------------------------------------------------------- */
 
+static void run_datasets(run_state *st)
+{
+    for (int i = 0; i < st->o.ndatasets; i++) {
+        if (st->o.fail_fast && st->worst != TL_VERDICT_PASS)
+            break;
+        st->ran++;
+        run_dataset(st, i);
+    }
+}
+
 /* One run of the command: a copy of the options, so a --watch loop starts afresh each time. */
 static int run_once(void *ctx)
 {
-    options o = *(const options *)ctx;
-    char device[256];
-    bool gpu = runner_backend_default(&o.backend, o.backend_given, device, sizeof device);
-    if (!o.reps_given)
-        o.reps = runner_backend_about(o.backend)->reps;
-    if (access(o.source, R_OK) != 0)
-        return cli_fail("%s: cannot read the source file", cli_shown(o.source));
-    char **shipped = NULL;
-    int nshipped = 0;
-    if (o.ndatasets == 0) {
-        nshipped = shipped_datasets(o.lab, &shipped);
-        if (nshipped <= 0)
-            return cli_fail("run: no datasets in datasets/%s (make them with ./tilelab datasets %s)",
-                            o.lab->id, o.lab->id);
-        for (int i = 0; i < nshipped && i < MAX_DATASETS; i++)
-            o.datasets[o.ndatasets++] = shipped[i];
+    run_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return cli_fail("run: out of memory");
+    st->o = *(const options *)ctx;
+    int status = choose(st);
+    if (status == TL_EXIT_OK)
+        status = load_datasets(st);
+    if (status == TL_EXIT_OK && open_session(st, &status) == 0 &&
+        (status = open_outputs(st)) == TL_EXIT_OK) {
+        run_datasets(st);
+        status = finish(st);
     }
-    tl_size shapes[MAX_DATASETS + 1];
-    for (int i = 0; i < o.ndatasets; i++) {
-        tl_error err;
-        if (!cli_is_dataset(o.datasets[i]))
-            return cli_fail("%s: not a dataset folder (expected input0.raw, input1.raw, "
-                            "output.raw in it)", cli_shown(o.datasets[i]));
-        if (session_dataset_shape(o.datasets[i], &shapes[i], &err) != 0)
-            return cli_fail("%s", err.msg);
-    }
-    if (o.backend == RUNNER_GPU && !gpu && !o.build_only) {
-        fprintf(stderr, "tilelab: --backend gpu needs a CUDA device and there is none here [%s]; "
-                        "--backend cpu runs the kernels in the PTX interpreter\n", device);
-        return EXIT_NO_DEVICE;
-    }
-    session_options so = {o.backend, o.timeout, o.reps, o.device_debug, o.no_sandbox, false};
-    session s;
-    tl_error err;
-    /* The capture also covers the size the model predicts at (CPU backend, timed runs). */
-    bool predict = o.backend == RUNNER_CPU && !o.no_time && !o.json;
-    int nshapes = o.ndatasets;
-    if (predict)
-        shapes[nshapes++] = session_predicted_size(o.lab);
-    if (session_open(&s, &so, o.source, shapes, o.build_only ? 0 : nshapes, &err) != 0) {
-        session_close(&s);
-        return cli_fail("run: %s", err.msg);
-    }
-    if (s.outcome.verdict != TL_VERDICT_PASS || o.build_only) {
-        int status = tl_verdict_exit_status(s.outcome.verdict);
-        if (s.outcome.verdict != TL_VERDICT_PASS)
-            session_print_outcome(&s, cli_shown(o.source));
-        session_close(&s);
-        return status;
-    }
-    static char names[MAX_DATASETS][OUTPUT_NAME_MAX];
-    if (o.save_outputs && mkdir(o.save_outputs, 0777) != 0 && errno != EEXIST) {
-        session_close(&s);
-        return cli_fail("--save-outputs: cannot create %s: %s", o.save_outputs, strerror(errno));
-    }
-    run_maps *maps = run_maps_open(o.report, !o.json, &err);
-    if (!maps) {
-        session_close(&s);
-        return cli_fail("run: %s", err.msg);
-    }
-    output_names(o.datasets, o.ndatasets, names);
-    if (o.backend == RUNNER_CPU)
-        snprintf(device, sizeof device, "the CPU backend (PTX interpreter; times are emulated)");
-    bool ncu = o.ncu && !o.json && o.backend == RUNNER_GPU &&
-               o.lab->bank_conflicts && run_have_ncu();
-    bool counted = o.ncu && !o.json && o.backend == RUNNER_CPU && o.lab->bank_conflicts;
-    if (!o.json)
-        printf("%s on %s, %d dataset(s)\n", cli_shown(o.source), device, o.ndatasets);
-    cJSON *all = cJSON_CreateArray();
-    tl_verdict worst = TL_VERDICT_PASS;
-    int passed = 0, ran = 0, first_unsafe = -1;
-    char first_detail[sizeof ((runner_result *)0)->detail] = "";
-    for (int i = 0; i < o.ndatasets; i++) {
-        if (o.fail_fast && worst != TL_VERDICT_PASS)
-            break;
-        ran++;
-        char save[PATH_MAX + OUTPUT_NAME_MAX + 8];
-        snprintf(save, sizeof save, "%.3000s/%.*s.raw", o.save_outputs ? o.save_outputs : "",
-                 (int)OUTPUT_NAME_MAX, names[i]);
-        if (o.save_outputs)
-            unlink(save); /* so that a file there afterwards is this run's */
-        runner_dataset d = {.dir = o.datasets[i]};
-        const char *saved = run_maps_next(maps, o.save_outputs ? save : NULL);
-        runner_replay_opts opts = {.time = !o.no_time, .baseline = true, .save_output = saved};
-        char size[48];
-        snprintf(size, sizeof size, "%dx%dx%d", shapes[i].m, shapes[i].k, shapes[i].n);
-        if (!o.json)
-            printf("  %-28s %-16s ", cli_shown(o.datasets[i]), size);
-        fflush(stdout);
-        runner_result r;
-        if (replay_dataset(&s, &o, &d, shapes[i], &opts, &r) != 0)
-            r.verdict = TL_VERDICT_ERROR;
-        explanation x;
-        explain_result(&x, &r, NULL);
-        if (!o.json) {
-            print_line(&r, &x, o.backend == RUNNER_CPU);
-            if (o.save_outputs)
-                printf("        %s %s\n",
-                       access(save, F_OK) == 0 ? "result saved to" : "no result for", save);
-            print_kernel_output(&r);
-            /* The same finding again (a missing barrier fails every dataset): said once. */
-            bool again = r.verdict == TL_VERDICT_UNSAFE && first_unsafe >= 0 &&
-                         explain_same_finding(r.detail, first_detail);
-            if (r.verdict == TL_VERDICT_UNSAFE && first_unsafe < 0) {
-                first_unsafe = i;
-                snprintf(first_detail, sizeof first_detail, "%s", r.detail);
-            }
-            if (again)
-                printf("        the same finding as %s: its map and causes are above\n",
-                       cli_shown(o.datasets[first_unsafe]));
-            run_maps_dataset(maps, o.datasets[i], shapes[i], &r, &x, &s.capture.log, !again);
-            if (ncu)
-                run_ncu_conflicts(&s, o.lab, &d);
-            if (counted && r.verdict == TL_VERDICT_PASS)
-                run_counted_conflicts(&s, o.lab, &d);
-            bool explained = r.verdict == TL_VERDICT_WRONG || r.verdict == TL_VERDICT_CRASH ||
-                             r.verdict == TL_VERDICT_UNSAFE;
-            if (!again && (r.diagnosis || (o.backend == RUNNER_CPU && explained)))
-                print_causes(maps, &s, &o, &d, &r);
-            else if (!again && r.verdict == TL_VERDICT_UNSAFE)
-                printf("        (./tilelab diagnose %s --source %s --dataset %s for the whole "
-                       "report)\n", o.lab->id, cli_shown(o.source), cli_shown(d.dir));
-        } else {
-            run_maps_dataset(maps, o.datasets[i], shapes[i], &r, &x, &s.capture.log, false);
-            if (o.save_outputs && access(save, F_OK) == 0)
-                fprintf(stderr, "tilelab: %s: result saved to %s\n", cli_shown(o.datasets[i]), save);
-            char *text = runner_result_json(&r, cli_shown(o.datasets[i]));
-            cJSON_AddItemToArray(all, text ? cJSON_Parse(text) : cJSON_CreateNull());
-            free(text);
-        }
-        explain_free(&x);
-        passed += r.verdict == TL_VERDICT_PASS;
-        worst = tl_verdict_worst(worst, r.verdict);
-        if (r.verdict == TL_VERDICT_TIMEOUT && s.config.replay_timeout_s > TIMEOUT_AFTER_A_TIMEOUT_S &&
-            i + 1 < o.ndatasets && !(o.fail_fast)) {
-            s.config.replay_timeout_s = TIMEOUT_AFTER_A_TIMEOUT_S;
-            if (!o.json)
-                printf("        (a dataset timed out: each of the others gets at most %d s, unless "
-                       "its work needs more on the CPU backend)\n", TIMEOUT_AFTER_A_TIMEOUT_S);
-        }
-        runner_result_free(&r);
-        fflush(stdout);
-    }
-    if (o.json) {
-        cJSON *doc = cJSON_CreateObject();
-        cJSON_AddStringToObject(doc, "lab", o.lab->id);
-        cJSON_AddStringToObject(doc, "source", cli_shown(o.source));
-        cJSON_AddStringToObject(doc, "device", device);
-        cJSON_AddStringToObject(doc, "backend", runner_backend_name(o.backend));
-        cJSON_AddStringToObject(doc, "verdict", tl_verdict_name(worst));
-        cJSON_AddNumberToObject(doc, "passed", passed);
-        cJSON_AddNumberToObject(doc, "failed", ran - passed);
-        cJSON_AddNumberToObject(doc, "not_run", o.ndatasets - ran);
-        cJSON_AddItemToObject(doc, "runs", all);
-        char *text = cJSON_Print(doc);
-        puts(text);
-        free(text);
-        cJSON_Delete(doc);
-    } else {
-        cJSON_Delete(all);
-        printf("%d passed, %d failed", passed, ran - passed);
-        if (ran < o.ndatasets)
-            printf(", %d not run (--fail-fast)", o.ndatasets - ran);
-        putchar('\n');
-        if (predict && worst == TL_VERDICT_PASS)
-            session_print_predictions(&s, o.lab);
-    }
-    int status = tl_verdict_exit_status(worst);
-    if (run_maps_close(maps, o.lab->id, cli_shown(o.source), device, &err) != 0)
-        status = cli_fail("run: %s", err.msg);
-    else if (o.report)
-        fprintf(stderr, "report: %s\n", o.report);
-    for (int i = 0; i < nshipped; i++)
-        free(shipped[i]);
-    free(shipped);
-    session_close(&s);
+    run_state_free(st);
     return status;
 }
 

@@ -13,10 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* As long as diagnose gives a lab file's replay: the checks cost about ten times a plain run,
- * and the CPU backend's limits grow with the dataset's work past this. */
-enum { DIAGNOSE_TIMEOUT_S = 600 };
-
 int diagnose_program_dataset(const runner_program_lab *lab, char *out, size_t size)
 {
     char **found = NULL;
@@ -54,7 +50,7 @@ int diagnose_program(const runner_program_lab *lab, const tl_lab *matrix, const 
     runner_config c;
     runner_config_default(&c, RUNNER_CPU);
     c.program = true;
-    runner_config_set_timeout(&c, DIAGNOSE_TIMEOUT_S);
+    runner_config_set_timeout(&c, RUNNER_TOOL_REPLAY_TIMEOUT_S);
     c.reps = 1;
     char why[300];
     if (!runner_sandbox_available(why, sizeof why)) {

@@ -41,7 +41,7 @@ bool run_have_ncu(void)
     return ok;
 }
 
-void run_ncu_conflicts(const session *s, const tl_lab *lab, const runner_dataset *d)
+void run_ncu_conflicts(const session *s, const tl_lab *lab, const runner_loaded *d)
 {
     char *wrapper[] = {"ncu", "--csv", "--clock-control", "none", "--metrics",
                        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
@@ -50,7 +50,8 @@ void run_ncu_conflicts(const session *s, const tl_lab *lab, const runner_dataset
     runner_replay_opts opts = {.time = false, .baseline = true, .wrapper = wrapper};
     runner_result r;
     tl_error err;
-    if (runner_replay(&s->config, &s->program, &s->capture, lab, d, &opts, &r, &err) == 0 &&
+    if (runner_replay_loaded(&s->config, &s->program, &s->capture, lab, d, &opts, &r, &err) ==
+            0 &&
         r.kernel_output)
         print_bank_conflicts(r.kernel_output);
     runner_result_free(&r);
@@ -58,7 +59,7 @@ void run_ncu_conflicts(const session *s, const tl_lab *lab, const runner_dataset
 
 /* Lab 05 on the CPU backend: the conflicts as the interpreter counts them, ncu's definition
  * (extra wavefronts of shared loads and stores), summed per kernel, in ncu_line's format. */
-void run_counted_conflicts(const session *s, const tl_lab *lab, const runner_dataset *d)
+void run_counted_conflicts(const session *s, const tl_lab *lab, const runner_loaded *d)
 {
     char work[] = "/tmp/tilelab-banks-XXXXXX";
     if (!mkdtemp(work))
@@ -68,7 +69,7 @@ void run_counted_conflicts(const session *s, const tl_lab *lab, const runner_dat
     runner_replay_opts opts = {.time = false, .baseline = true, .diagnose = path};
     runner_result r;
     tl_error err;
-    if (runner_replay(&s->config, &s->program, &s->capture, lab, d, &opts, &r, &err) == 0) {
+    if (runner_replay_loaded(&s->config, &s->program, &s->capture, lab, d, &opts, &r, &err) == 0) {
         char *text = files_read(path, NULL);
         cJSON *diag = text ? cJSON_Parse(text) : NULL;
         enum { MAX_KERNELS = 8 };

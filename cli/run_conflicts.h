@@ -8,8 +8,8 @@
 /* Whether ncu runs here. */
 bool run_have_ncu(void);
 /* The dataset replayed under ncu: "bank conflicts (ncu): K ld N; K st N; ...". */
-void run_ncu_conflicts(const session *s, const tl_lab *lab, const runner_dataset *d);
+void run_ncu_conflicts(const session *s, const tl_lab *lab, const runner_loaded *d);
 /* The dataset replayed on the CPU backend with its counters: the same line, counted. */
-void run_counted_conflicts(const session *s, const tl_lab *lab, const runner_dataset *d);
+void run_counted_conflicts(const session *s, const tl_lab *lab, const runner_loaded *d);
 
 #endif /* TILELAB_CLI_RUN_CONFLICTS_H */

@@ -66,13 +66,12 @@ static bool freshly_saved(const run_maps *m)
            now.st_mtim.tv_nsec != m->before.st_mtim.tv_nsec;
 }
 
-void run_maps_dataset(run_maps *m, const char *dir, tl_size shape, const runner_result *r,
+void run_maps_dataset(run_maps *m, const runner_loaded *d, const runner_result *r,
                       explanation *x, const caplog *log, bool draw)
 {
-    runner_dataset d = {.dir = dir};
     /* Nothing to draw on (--json without --report): the map is not worth its check. */
     if ((m->print && draw) || m->report)
-        explain_add_map(x, &d, freshly_saved(m) ? m->saved : NULL, log, r);
+        explain_add_map(x, &d->ref, freshly_saved(m) ? m->saved : NULL, log, r);
     if (m->print && draw)
         explain_print_map(stdout, x, m->colour, MAP_INDENT);
     if (!m->report)
@@ -86,11 +85,11 @@ void run_maps_dataset(run_maps *m, const char *dir, tl_size shape, const runner_
         m->cap = cap;
     }
     run_report_entry *e = &m->entries[m->n];
-    e->dataset = strdup(cli_shown(dir));
+    e->dataset = strdup(cli_shown(d->from.dir));
     if (!e->dataset)
         return;
     m->n++;
-    e->size = shape;
+    e->size = d->shape;
     e->x = *x; /* the entry takes the map */
     memset(&x->map, 0, sizeof x->map);
     x->has_map = false;

@@ -19,10 +19,10 @@ run_maps *run_maps_open(const char *report, bool print, tl_error *err);
  * wrote is mapped. */
 const char *run_maps_next(run_maps *m, const char *wanted);
 
-/* After the dataset's replay: for a wrong or unsafe verdict, its map added to `x` (the result's
- * explanation) and printed when asked and `draw` (not for a finding already shown above); the
- * explanation kept for the report (which then owns x's map). */
-void run_maps_dataset(run_maps *m, const char *dir, tl_size shape, const runner_result *r,
+/* After the replay of the dataset `d` (a folder): for a wrong or unsafe verdict, its map added
+ * to `x` (the result's explanation) and printed when asked and `draw` (not for a finding
+ * already shown above); the explanation kept for the report (which then owns x's map). */
+void run_maps_dataset(run_maps *m, const runner_loaded *d, const runner_result *r,
                       explanation *x, const caplog *log, bool draw);
 /* The causes a later diagnosis found (cmd_run's, on the CPU backend) for the last dataset. */
 void run_maps_causes(run_maps *m, const explanation *causes);

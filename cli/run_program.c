@@ -110,11 +110,10 @@ static cJSON *result_json(const char *dir, const runner_result *r)
 
 enum { EXIT_NO_DEVICE = 4 };
 
-int run_program(const run_program_options *given)
+/* The backend and repetitions where not given; -1 with the exit status when there is no GPU
+ * for --backend gpu. */
+static int choose_backend(run_program_options *o, int *status)
 {
-    run_program_options opts = *given, *o = &opts;
-    if (access(o->source, R_OK) != 0)
-        return cli_fail("%s: cannot read the source file", cli_shown(o->source));
     char device[256];
     bool gpu = runner_backend_default(&o->backend, o->backend_given, device, sizeof device);
     if (!o->reps_given)
@@ -122,8 +121,92 @@ int run_program(const run_program_options *given)
     if (o->backend == RUNNER_GPU && !gpu && !o->build_only) {
         fprintf(stderr, "tilelab: --backend gpu needs a CUDA device and there is none here [%s]; "
                         "--backend cpu runs the kernels in the PTX interpreter\n", device);
-        return EXIT_NO_DEVICE;
+        *status = EXIT_NO_DEVICE;
+        return -1;
     }
+    return 0;
+}
+
+/* The program built; -1 with the exit status when the run ends here (or with --build-only). */
+static int build(const run_program_options *o, const runner_config *c, runner_program *p,
+                 int *status)
+{
+    runner_outcome built;
+    if (!o->json)
+        fprintf(stderr, "building %s as a whole libwb program ...\n", cli_shown(o->source));
+    if (runner_build(c, NULL, o->source, p, &built) != 0) {
+        runner_outcome_free(&built);
+        *status = cli_fail("run: the build could not be run");
+        return -1;
+    }
+    bool ok = built.verdict == TL_VERDICT_PASS;
+    if (!ok) {
+        printf("%s: %s\n", tl_verdict_label(built.verdict), built.detail);
+        if (built.messages) {
+            char *inert = tl_text_terminal(built.messages, strlen(built.messages));
+            printf("%s\n", inert ? inert : "");
+            free(inert);
+        }
+    }
+    *status = tl_verdict_exit_status(built.verdict);
+    runner_outcome_free(&built);
+    if (!ok || o->build_only)
+        return -1;
+    if (p->notes[0])
+        fprintf(stderr, "note: %s\n", p->notes);
+    return 0;
+}
+
+/* Every dataset judged (runner_program_run: the safety checks, then the replay where
+ * runner_replay_again says so) and shown; the exit status of the worst. */
+static int run_datasets(const run_program_options *o, const runner_config *c,
+                        const runner_program *p, const char *const *datasets, int n)
+{
+    if (!o->json)
+        printf("%s (%s, -t %s) on the %s backend, %d dataset(s)\n", cli_shown(o->source),
+               o->lab.title, o->lab.type, runner_backend_name(o->backend), n);
+    cJSON *all = cJSON_CreateArray();
+    tl_verdict worst = TL_VERDICT_PASS;
+    for (int i = 0; i < n; i++) {
+        runner_dataset d = {.dir = datasets[i]};
+        runner_result r;
+        tl_error err;
+        if (!o->json)
+            printf("  %-40s ", cli_shown(datasets[i]));
+        fflush(stdout);
+        runner_program_opts ro = {.time = !o->no_time, .safety = o->safety};
+        if (runner_program_run(c, p, &o->lab, &d, &ro, &r, &err) != 0) {
+            r.verdict = TL_VERDICT_ERROR;
+            snprintf(r.detail, sizeof r.detail, "%s", err.msg);
+        }
+        worst = tl_verdict_worst(worst, r.verdict);
+        if (o->json)
+            cJSON_AddItemToArray(all, result_json(datasets[i], &r));
+        else
+            print_result(&r);
+        if (!o->json && o->lab_arg)
+            print_causes(o, datasets[i], &r);
+        runner_result_free(&r);
+        if (o->fail_fast && r.verdict != TL_VERDICT_PASS)
+            break;
+    }
+    if (o->json) {
+        char *text = cJSON_Print(all);
+        printf("%s\n", text ? text : "[]");
+        free(text);
+    }
+    cJSON_Delete(all);
+    return tl_verdict_exit_status(worst);
+}
+
+int run_program(const run_program_options *given)
+{
+    run_program_options opts = *given, *o = &opts;
+    if (access(o->source, R_OK) != 0)
+        return cli_fail("%s: cannot read the source file", cli_shown(o->source));
+    int status = TL_EXIT_OK;
+    if (choose_backend(o, &status) != 0)
+        return status;
     char **found = NULL;
     const char *datasets[MAX_PROGRAM_DATASETS];
     int n = o->ndatasets;
@@ -146,62 +229,8 @@ int run_program(const run_program_options *given)
     c.reps = o->reps;
     c.device_debug = o->device_debug;
     runner_program p;
-    runner_outcome built;
-    int status = TL_EXIT_OK;
-    if (!o->json)
-        fprintf(stderr, "building %s as a whole libwb program ...\n", cli_shown(o->source));
-    if (runner_build(&c, NULL, o->source, &p, &built) != 0) {
-        status = cli_fail("run: the build could not be run");
-    } else if (built.verdict != TL_VERDICT_PASS || o->build_only) {
-        if (built.verdict != TL_VERDICT_PASS) {
-            printf("%s: %s\n", tl_verdict_label(built.verdict), built.detail);
-            if (built.messages) {
-                char *inert = tl_text_terminal(built.messages, strlen(built.messages));
-                printf("%s\n", inert ? inert : "");
-                free(inert);
-            }
-        }
-        status = tl_verdict_exit_status(built.verdict);
-    } else {
-        if (p.notes[0])
-            fprintf(stderr, "note: %s\n", p.notes);
-        if (!o->json)
-            printf("%s (%s, -t %s) on the %s backend, %d dataset(s)\n", cli_shown(o->source),
-                   o->lab.title, o->lab.type, runner_backend_name(o->backend), n);
-        cJSON *all = cJSON_CreateArray();
-        tl_verdict worst = TL_VERDICT_PASS;
-        for (int i = 0; i < n; i++) {
-            runner_dataset d = {.dir = datasets[i]};
-            runner_result r;
-            tl_error err;
-            if (!o->json)
-                printf("  %-40s ", cli_shown(datasets[i]));
-            fflush(stdout);
-            runner_program_opts ro = {.time = !o->no_time, .safety = o->safety};
-            if (runner_program_run(&c, &p, &o->lab, &d, &ro, &r, &err) != 0) {
-                r.verdict = TL_VERDICT_ERROR;
-                snprintf(r.detail, sizeof r.detail, "%s", err.msg);
-            }
-            worst = tl_verdict_worst(worst, r.verdict);
-            if (o->json)
-                cJSON_AddItemToArray(all, result_json(datasets[i], &r));
-            else
-                print_result(&r);
-            if (!o->json && o->lab_arg)
-                print_causes(o, datasets[i], &r);
-            runner_result_free(&r);
-            if (o->fail_fast && r.verdict != TL_VERDICT_PASS)
-                break;
-        }
-        if (o->json) {
-            char *text = cJSON_Print(all);
-            printf("%s\n", text ? text : "[]");
-            free(text);
-        }
-        cJSON_Delete(all);
-        status = tl_verdict_exit_status(worst);
-    }
-    runner_outcome_free(&built);
+    if (build(o, &c, &p, &status) == 0)
+        status = run_datasets(o, &c, &p, datasets, n);
     for (int i = 0; i < nfound; i++)
         free(found[i]);
     free(found);

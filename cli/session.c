@@ -6,27 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int session_dataset_shape(const char *dir, tl_size *out, tl_error *err)
-{
-    char path[PATH_MAX];
-    tl_matrix A, B;
-    snprintf(path, sizeof path, "%.4000s/input0.raw", dir);
-    if (tl_matrix_read(path, &A, err) != 0)
-        return -1;
-    snprintf(path, sizeof path, "%.4000s/input1.raw", dir);
-    if (tl_matrix_read(path, &B, err) != 0) {
-        tl_matrix_free(&A);
-        return -1;
-    }
-    *out = (tl_size){A.rows, A.cols, B.cols};
-    bool ok = A.cols == B.rows;
-    tl_matrix_free(&A);
-    tl_matrix_free(&B);
-    if (!ok)
-        return tl_error_set(err, "%s: input0 and input1 do not form a product", dir);
-    return 0;
-}
-
 int session_open(session *s, const session_options *o, const char *source, const tl_size *shapes,
                  int nshapes, tl_error *err)
 {

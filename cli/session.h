@@ -22,9 +22,6 @@ typedef struct session_options {
     bool quiet;              /* no progress on stderr */
 } session_options;
 
-/* Reads the product shape of a dataset folder from its inputs; -1 with err on bad input. */
-int session_dataset_shape(const char *dir, tl_size *out, tl_error *err);
-
 /* Builds `source` and captures it for the shapes. Returns 0 when the kit did its part (the
  * outcome says whether the file built and captured), -1 when the kit failed (err). */
 int session_open(session *s, const session_options *o, const char *source, const tl_size *shapes,

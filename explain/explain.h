@@ -53,10 +53,11 @@ typedef struct explain_map {
     bool checked_run;                 /* P as the safety checks' run left it (unsafe) */
 } explain_map;
 
-/* Builds the map of the P saved at `result_path` for dataset `d` (a folder, or generated from its
- * seed); the tile comes from the launch `log` recorded for the result's call (r: its shape and
- * calls). -1 with err when a file cannot be read or P's shape is not the product's. */
-int explain_map_build(explain_map *m, const runner_dataset *d, const char *result_path,
+/* Builds the map of the P saved at `result_path` against the dataset's reference product `ref`
+ * (runner_loaded's: its expected values and bounds, computed once); the tile comes from the
+ * launch `log` recorded for the result's call (r: its shape and calls). -1 with err when P
+ * cannot be read or its shape is not the product's. */
+int explain_map_build(explain_map *m, const tl_product_ref *ref, const char *result_path,
                       const caplog *log, const runner_result *r, tl_error *err);
 void explain_map_free(explain_map *m);
 
@@ -125,7 +126,7 @@ void explain_result(explanation *x, const runner_result *r, const char *diagnosi
 /* The map of a wrong or unsafe result from the P saved at `saved` by the replay that gave the
  * verdict (NULL: it saved none), or the note that says why there is none. Nothing for other
  * verdicts. */
-void explain_add_map(explanation *x, const runner_dataset *d, const char *saved, const caplog *log,
+void explain_add_map(explanation *x, const tl_product_ref *ref, const char *saved, const caplog *log,
                      const runner_result *r);
 void explain_free(explanation *x);
 /* Two unsafe verdicts name the same finding: the same kind at the same lines ("shared-memory

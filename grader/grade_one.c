@@ -41,8 +41,7 @@ void grade_key(const grade_context *c, const submission *s, char *out, size_t si
     snprintf(out, size, "%016" PRIx64, h);
 }
 
-/* A submission's string, as valid UTF-8 for the journal. */
-static void add_text(cJSON *o, const char *key, const char *text)
+void grade_add_text(cJSON *o, const char *key, const char *text)
 {
     char *utf8 = tl_text_utf8(text ? text : "", text ? strlen(text) : 0);
     cJSON_AddStringToObject(o, key, utf8 ? utf8 : "");
@@ -60,7 +59,7 @@ cJSON *grade_item(const char *name, double score, double max, bool passed, const
     cJSON_AddNumberToObject(o, "max_score", max);
     cJSON_AddStringToObject(o, "status", passed ? "passed" : "failed");
     cJSON_AddStringToObject(o, "visibility", vis);
-    add_text(o, "output", output);
+    grade_add_text(o, "output", output);
     return o;
 }
 
@@ -96,7 +95,7 @@ static int plain_cuda_check(const runner_program *p, const char *const *names,
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", "plain CUDA C: no tensor cores, no inline assembly of its own");
     cJSON_AddBoolToObject(o, "ok", findings == 0);
-    add_text(o, "detail", detail);
+    grade_add_text(o, "detail", detail);
     cJSON_AddItemToArray(checks, o);
     if (findings)
         snprintf(found, size, "%s", detail);
@@ -140,7 +139,7 @@ static int run_static_checks(const grade_context *c, const submission *s,
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", "no NUL bytes in the source");
         cJSON_AddBoolToObject(o, "ok", false);
-        add_text(o, "detail", hidden);
+        grade_add_text(o, "detail", hidden);
         cJSON_AddItemToArray(checks, o);
         failed++;
     }
@@ -174,10 +173,10 @@ cJSON *grade_dataset_json(const grade_dataset *d, tl_verdict v, const char *deta
     cJSON_AddStringToObject(dj, "size", size);
     cJSON_AddBoolToObject(dj, "hidden", d->hidden);
     cJSON_AddStringToObject(dj, "verdict", tl_verdict_name(v));
-    add_text(dj, "detail", detail);
+    grade_add_text(dj, "detail", detail);
     cJSON_AddNumberToObject(dj, "kernel_ms", 0);
     cJSON_AddNumberToObject(dj, "gflops", 0);
-    add_text(dj, "stdout", output);
+    grade_add_text(dj, "stdout", output);
     cJSON_AddStringToObject(dj, "stderr", "");
     return dj;
 }
@@ -211,6 +210,7 @@ void grade_dataset_record(const grade_context *c, const grade_dataset *d, const 
     free(text);
 }
 
+
 static runner_dataset dataset_of(const grade_dataset *d)
 {
     if (d->generated)
@@ -218,195 +218,33 @@ static runner_dataset dataset_of(const grade_dataset *d)
     return (runner_dataset){.dir = d->path};
 }
 
-/* A dataset checked: with the CPU backend's safety checks first where it is small enough, then
- * on the grading's backend, unless the checked replay already ran there or its verdict is
- * final (runner_safety_final: a timeout of the checked replay is not, on a GPU). The P of the
- * replay that gave the verdict is saved at `saved`, for the map of a wrong one. */
-static int replay_dataset(const runner_config *cfg, const runner_program *p,
-                          const runner_capture *cap, const tl_lab *lab, const grade_dataset *d,
-                          const char *saved, runner_result *res)
+/* A dataset judged as `run` judges it (runner_judge), but untimed: the safety checks, then on
+ * a GPU its own replay. The P of the replay that gave the verdict is saved at `saved`, for the
+ * map of a wrong one. */
+static int judge_dataset(const grade_state *g, const runner_loaded *data, const char *saved,
+                         runner_result *res)
 {
-    runner_dataset rd = dataset_of(d);
+    runner_judge_opts opts = {.safety = true, .time = false, .save_output = saved};
     tl_error err;
-    bool incomplete = false;
-    if (saved)
-        unlink(saved); /* so that a P there afterwards is this dataset's */
-    if (runner_safety_applies(d->size)) {
-        if (runner_safety_save(cfg, p, cap, lab, &rd, saved, res, &err) != 0) {
-            snprintf(res->detail, sizeof res->detail, "%s", err.msg);
-            return -1;
-        }
-        if (runner_safety_final(res->verdict) || cfg->backend == RUNNER_CPU)
-            return 0;
-        incomplete = res->verdict == TL_VERDICT_TIMEOUT;
-        runner_result_free(res);
-        memset(res, 0, sizeof *res);
-        if (saved)
-            unlink(saved);
-    }
-    runner_replay_opts opts = {.time = false, .save_output = saved};
-    if (runner_replay(cfg, p, cap, lab, &rd, &opts, res, &err) != 0) {
-        snprintf(res->detail, sizeof res->detail, "%s", err.msg);
-        return -1;
-    }
-    if (incomplete)
-        runner_safety_incomplete(res);
-    return 0;
+    return runner_judge(&g->cfg, &g->p, &g->cap, g->c->o->lab, data, &opts, res, &err);
 }
 
-/* On the CPU backend: the student's H100 time at the performance size, predicted by the model
- * from the interpreter's counts on the grading's own performance dataset and its secret draw of
- * blocks (runner_predict_on checks the sampled blocks' results and shares). */
-static runner_prediction predict(const grade_context *c, const runner_config *cfg,
-                                 const runner_program *p, const runner_capture *cap,
-                                 runner_result *res, double *ms)
-{
-    runner_prediction pred[2];
-    tl_error err;
-    if (runner_predict_on(cfg, p, cap, c->o->lab, &c->model, false, pred, NULL, &err) != 0) {
-        res->verdict = TL_VERDICT_ERROR;
-        snprintf(res->detail, sizeof res->detail, "%s", err.msg);
-        return (runner_prediction){0};
-    }
-    res->verdict = pred[0].ok ? TL_VERDICT_PASS : TL_VERDICT_WRONG;
-    /* No prediction, or only a time it is slower than: why. */
-    snprintf(res->detail, sizeof res->detail, "%s",
-             pred[0].ok && !pred[0].slower ? "" : pred[0].detail);
-    *ms = pred[0].ok ? pred[0].ms : 0;
-    return pred[0];
-}
+/* ---- the steps of a grading ---------------------------------------------------------------- */
 
-/* Performance: the student's kernel timed by the replayer on the dataset generated for this
- * grading, against the reference timed the same way in the same grading. A kernel the safety
- * checks found unsafe on some dataset (`unsafe`: which, and what) is not timed: dropping a
- * barrier makes a kernel faster, and its speed would be the race's. */
-static cJSON *performance(const grade_context *c, const runner_config *cfg,
-                          const runner_program *p, const runner_capture *cap, bool captured,
-                          tl_verdict not_run, const char *unsafe, const char *forbidden,
-                          int passed, cJSON *e)
+/* The journal entry's head: who, what, how and when. */
+static void start_entry(grade_state *g)
 {
-    /* Speed counts only where the kernel is right: the points are scaled by the share of the
-     * graded datasets that passed, so a kernel fast at the performance size but wrong on the
-     * small or odd sizes earns nothing (and is not timed when none passed). */
-    double pass_share = c->nds ? (double)passed / c->nds : 1;
-    const rubric *r = &c->r;
-    double student_ms = 0;
-    char detail[900] = "";
-    int len = 0;
-    runner_prediction predicted = {0};
-    runner_result res;
-    memset(&res, 0, sizeof res);
-    res.verdict = not_run; /* why it was not run: the build's or the capture's verdict */
-    tl_error err;
-    if (captured && unsafe) {
-        res.verdict = TL_VERDICT_UNSAFE;
-        snprintf(res.detail, sizeof res.detail, "not timed: the safety checks found %.700s",
-                 unsafe);
-    } else if (captured && forbidden) {
-        /* Its speed would be the tensor cores' or the assembly's, not the lab's. */
-        res.verdict = TL_VERDICT_REFUSED;
-        snprintf(res.detail, sizeof res.detail, "not timed: the rubric asks for plain CUDA C: "
-                 "%.600s", forbidden);
-    } else if (captured && passed == 0) {
-        res.verdict = TL_VERDICT_WRONG;
-        snprintf(res.detail, sizeof res.detail, "not timed: no graded dataset passed");
-    } else if (captured && c->o->backend == RUNNER_CPU) {
-        predicted = predict(c, cfg, p, cap, &res, &student_ms);
-    } else if (captured) {
-        runner_replay_opts opts = {.time = true};
-        if (runner_replay(cfg, p, cap, c->o->lab, &c->perf, &opts, &res, &err) != 0) {
-            res.verdict = TL_VERDICT_ERROR;
-            snprintf(res.detail, sizeof res.detail, "%s", err.msg);
-        }
-        const runner_call_result *timed = &res.calls[CAPLOG_CALL_LAUNCH];
-        if (res.verdict == TL_VERDICT_PASS && timed->implausible) {
-            /* Faster than the device can do the work: a broken timer or device, never the
-             * kernel's speed. Not scored, whichever way it would have gone. */
-            res.verdict = TL_VERDICT_ERROR;
-            snprintf(res.detail, sizeof res.detail, "implausible time: a timed run took %.4f "
-                     "ms, less than the %.4f ms this work needs at the GPU's peak fp32 rate and "
-                     "DRAM bandwidth; not scored (the GPU or its timer misbehaved: grade again)",
-                     timed->ms.min, timed->floor_ms);
-        } else if (res.verdict == TL_VERDICT_PASS) {
-            student_ms = timed->ms.median;
-        }
-    }
-    double ratio = student_ms > 0 && c->reference_ms > 0 ? c->reference_ms / student_ms : 0;
-    bool model = c->o->backend == RUNNER_CPU;
-    double scored = grader_scored_ratio(ratio, model);
-    /* Slower than the time past which no backend gives points (grader_no_points_ms). */
-    double frac = predicted.slower ? 0 : rubric_performance_share(r, scored);
-    char size[48];
-    snprintf(size, sizeof size, "%dx%dx%d", c->perf.size.m, c->perf.size.k, c->perf.size.n);
-    cJSON *perf = cJSON_AddObjectToObject(e, "performance");
-    cJSON_AddNumberToObject(perf, "student_ms", student_ms);
-    cJSON_AddNumberToObject(perf, "reference_ms", c->reference_ms);
-    cJSON_AddNumberToObject(perf, "ratio", ratio);
-    cJSON_AddNumberToObject(perf, "scored_ratio", scored);
-    cJSON_AddBoolToObject(perf, "predicted", model);
-    if (predicted.slower)
-        cJSON_AddBoolToObject(perf, "slower_than", true);
-    if (predicted.ok)
-        cJSON_AddStringToObject(perf, "bound", pm_bound_name(predicted.bound));
-    cJSON_AddStringToObject(perf, "dataset", size);
-    cJSON_AddStringToObject(perf, "verdict", tl_verdict_name(res.verdict));
-    add_text(perf, "detail", captured ? res.detail : "not run");
-    cJSON_AddNumberToObject(perf, "runs_checked", res.calls[CAPLOG_CALL_LAUNCH].runs_checked);
-    /* the timed repetitions' min, median and max, and on a GPU its clock and the floor */
-    if (res.calls[CAPLOG_CALL_LAUNCH].timed)
-        runner_timing_add(perf, &res.calls[CAPLOG_CALL_LAUNCH]);
-    if (student_ms > 0 && predicted.slower)
-        len = snprintf(detail, sizeof detail, "%s at %s, against the reference's %.3f ms: no "
-                       "points for speed (the performance model, CPU backend)", predicted.detail,
-                       size, c->reference_ms);
-    else if (student_ms > 0 && predicted.ok)
-        len = snprintf(detail, sizeof detail, "predicted for an H100 by the performance model (CPU "
-                 "backend): %.2fx the reference's speed at %s (%.3f ms against %.3f ms; bound "
-                 "by %s), scored as %.2fx (the model's margin of %.0f %%)", ratio, size,
-                 student_ms, c->reference_ms, pm_bound_name(predicted.bound), scored,
-                 GRADER_PREDICTED_MARGIN * 100);
-    else if (student_ms > 0)
-        len = snprintf(detail, sizeof detail, "%.2fx the reference's speed on a %s dataset made for "
-                 "this grading (%d timed runs, every result checked)", ratio, size,
-                 res.calls[CAPLOG_CALL_LAUNCH].ms.n);
-    else
-        snprintf(detail, sizeof detail, "no points: on the %s dataset made for this grading the "
-                 "result was %s%s%.600s", size, tl_verdict_name(res.verdict),
-                 res.detail[0] ? ": " : "", res.detail);
-    if (student_ms > 0 && passed < c->nds && len > 0 && (size_t)len < sizeof detail)
-        len += snprintf(detail + len, sizeof detail - (size_t)len, "; scaled by the %d of %d "
-                        "graded datasets that passed", passed, c->nds);
-    if (student_ms > 0 && res.calls[CAPLOG_CALL_LAUNCH].clock.throttled && len > 0 &&
-        (size_t)len < sizeof detail)
-        snprintf(detail + len, sizeof detail - (size_t)len, "; the GPU was throttled (power or "
-                 "thermal) while this was timed, also when timed again: the time may be slower "
-                 "than the kernel");
-    runner_result_free(&res);
-    double score = student_ms > 0 ? r->performance * frac * pass_share : 0;
-    return grade_item("performance", score, r->performance, frac >= 1 && passed == c->nds,
-                      grade_performance_visibility(c), detail);
-}
-
-static void finish(const grade_context *c, const submission *s, cJSON *e, cJSON *items,
-                   double start);
-
-void grade_one(const grade_context *c, const submission *s, int slot)
-{
+    const grade_context *c = g->c;
     const grade_options *o = c->o;
-    bool program = grade_is_program(c, s);
-    const rubric *r = &c->r;
-    double start = tl_clock_now();
-    runner_config cfg;
-    grade_config(c, slot, &cfg);
-    cfg.program = program;
-    cJSON *e = cJSON_CreateObject();
+    const submission *s = g->s;
+    cJSON *e = g->e = cJSON_CreateObject();
     char file_name[256], key[32];
     grader_file_name(s->student, file_name, sizeof file_name);
     grade_key(c, s, key, sizeof key);
-    add_text(e, "student", s->student);
+    grade_add_text(e, "student", s->student);
     cJSON_AddStringToObject(e, "file_name", file_name);
     cJSON_AddStringToObject(e, "lab", grade_lab_id(c));
-    add_text(e, "source", s->source);
+    grade_add_text(e, "source", s->source);
     cJSON_AddStringToObject(e, "grading_key", key);
     cJSON_AddStringToObject(e, "backend", runner_backend_name(o->backend));
     cJSON_AddStringToObject(e, "device", c->device);
@@ -415,58 +253,72 @@ void grade_one(const grade_context *c, const submission *s, int slot)
     char when[32];
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     cJSON_AddStringToObject(e, "graded_at", when);
-    add_text(e, "note", s->refused[0] ? s->refused : o->program && s->source[0] ? "" : s->note);
+    const char *note = s->refused[0] ? s->refused : o->program && s->source[0] ? "" : s->note;
+    grade_add_text(e, "note", note);
     cJSON_AddStringToObject(e, "sandbox", c->sandbox);
+    g->items = cJSON_CreateArray();
+}
 
-    /* Build. */
-    runner_program p;
-    runner_outcome built;
-    memset(&p, 0, sizeof p);
-    memset(&built, 0, sizeof built);
-    built.verdict = TL_VERDICT_REFUSED;
+/* What the kit did for the file to build goes beside the submission's own note. */
+static void add_build_notes(grade_state *g)
+{
+    const char *was = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(g->e, "note"));
+    char note[sizeof g->s->note + RUNNER_NOTES_MAX + 8];
+    snprintf(note, sizeof note, "%s%s%s", was ? was : "", was && *was ? "; " : "", g->p.notes);
+    char *utf8 = tl_text_utf8(note, strlen(note));
+    cJSON_ReplaceItemInObjectCaseSensitive(g->e, "note", cJSON_CreateString(utf8 ? utf8 : ""));
+    free(utf8);
+}
+
+/* The build, its journal entry and the compile item. */
+static void build(grade_state *g)
+{
+    const submission *s = g->s;
+    runner_outcome *built = &g->built;
+    built->verdict = TL_VERDICT_REFUSED;
     if (s->refused[0])
-        snprintf(built.detail, sizeof built.detail, "%s", s->refused);
+        snprintf(built->detail, sizeof built->detail, "%s", s->refused);
     else if (!s->source[0])
-        snprintf(built.detail, sizeof built.detail, "%s", s->note);
-    else if (runner_build(&cfg, s->folder, s->source, &p, &built) != 0) {
-        built.verdict = TL_VERDICT_ERROR;
-        snprintf(built.detail, sizeof built.detail, "the build could not be run");
+        snprintf(built->detail, sizeof built->detail, "%s", s->note);
+    else if (runner_build(&g->cfg, s->folder, s->source, &g->p, built) != 0) {
+        built->verdict = TL_VERDICT_ERROR;
+        snprintf(built->detail, sizeof built->detail, "the build could not be run");
     }
-    bool ok = built.verdict == TL_VERDICT_PASS;
-    if (ok && p.notes[0]) {
-        /* What the kit did for the file to build goes beside the submission's own note. */
-        const char *was = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "note"));
-        char note[sizeof s->note + RUNNER_NOTES_MAX + 8];
-        snprintf(note, sizeof note, "%s%s%s", was ? was : "", was && *was ? "; " : "", p.notes);
-        char *utf8 = tl_text_utf8(note, strlen(note));
-        cJSON_ReplaceItemInObjectCaseSensitive(e, "note", cJSON_CreateString(utf8 ? utf8 : ""));
-        free(utf8);
-    }
-    cJSON *b = cJSON_AddObjectToObject(e, "build");
+    bool ok = built->verdict == TL_VERDICT_PASS;
+    if (ok && g->p.notes[0])
+        add_build_notes(g);
+    cJSON *b = cJSON_AddObjectToObject(g->e, "build");
     cJSON_AddBoolToObject(b, "ok", ok);
-    cJSON_AddStringToObject(b, "verdict", tl_verdict_name(built.verdict));
-    add_text(b, "detail", built.detail);
-    add_text(b, "messages", built.messages ? built.messages : (ok ? "" : built.detail));
-    cJSON *items = cJSON_CreateArray();
-    cJSON_AddItemToArray(items, grade_item("compile", ok ? r->compile : 0, r->compile, ok, "visible",
-                                     ok ? "builds" : built.verdict == TL_VERDICT_BUILD_FAILED
-                                                         ? "does not build (see the compiler's messages)"
-                                                         : built.detail));
-    /* Static checks, on every file of the submission the build read. */
-    cJSON *checks = cJSON_AddArrayToObject(e, "static");
+    cJSON_AddStringToObject(b, "verdict", tl_verdict_name(built->verdict));
+    grade_add_text(b, "detail", built->detail);
+    grade_add_text(b, "messages", built->messages ? built->messages : (ok ? "" : built->detail));
+    double points = g->c->r.compile;
+    const char *said = ok ? "builds"
+                       : built->verdict == TL_VERDICT_BUILD_FAILED
+                           ? "does not build (see the compiler's messages)"
+                           : built->detail;
+    cJSON_AddItemToArray(g->items, grade_item("compile", ok ? points : 0, points, ok, "visible",
+                                              said));
+}
+
+/* Static checks, on every file of the submission the build read, and their item: which failed,
+ * and where (the item's output is what Gradescope shows the student). */
+static void check_statics(grade_state *g)
+{
+    const runner_outcome *built = &g->built;
+    cJSON *checks = cJSON_AddArrayToObject(g->e, "static");
     int failed = 1;
-    char forbidden[700] = "";
-    if (built.verdict == TL_VERDICT_REFUSED || built.verdict == TL_VERDICT_ERROR) {
+    if (built->verdict == TL_VERDICT_REFUSED || built->verdict == TL_VERDICT_ERROR) {
         /* A refused submission is not read further: its files are not the student's own. */
         cJSON *check = cJSON_CreateObject();
         cJSON_AddStringToObject(check, "name", "the submission could be checked");
         cJSON_AddBoolToObject(check, "ok", false);
-        add_text(check, "detail", built.detail);
+        grade_add_text(check, "detail", built->detail);
         cJSON_AddItemToArray(checks, check);
     } else {
-        failed = run_static_checks(c, s, &p, ok, checks, forbidden, sizeof forbidden);
+        failed = run_static_checks(g->c, g->s, &g->p, built->verdict == TL_VERDICT_PASS, checks,
+                                   g->forbidden, sizeof g->forbidden);
     }
-    /* Which checks failed, and where: the item's output is what Gradescope shows the student. */
     char detail[900];
     int len = snprintf(detail, sizeof detail, "%d of %d static checks failed", failed,
                        cJSON_GetArraySize(checks));
@@ -480,83 +332,122 @@ void grade_one(const grade_context *c, const submission *s, int slot)
         len += snprintf(detail + len, sizeof detail - (size_t)len, "; %s%s%.200s", name,
                         why && *why ? ": " : "", why ? why : "");
     }
-    cJSON_AddItemToArray(items, grade_item("static checks", failed ? 0 : r->statics, r->statics, !failed,
-                                     "visible", failed ? detail : "all passed"));
-    if (program) {
-        grade_program_datasets(c, &cfg, &p, &built, items, e);
-        runner_outcome_free(&built);
-        finish(c, s, e, items, start);
-        return;
-    }
-    /* Capture once, for every shape the replays will need. */
+    double points = g->c->r.statics;
+    cJSON_AddItemToArray(g->items, grade_item("static checks", failed ? 0 : points, points,
+                                              !failed, "visible",
+                                              failed ? detail : "all passed"));
+}
+
+/* Capture once, for every shape the replays will need. */
+static void capture(grade_state *g)
+{
+    const grade_context *c = g->c;
     tl_size shapes[GRADE_MAX_DATASETS + 1];
     for (int i = 0; i < c->nds; i++)
         shapes[i] = c->ds[i].size;
     shapes[c->nds] = c->perf.size;
-    runner_capture cap;
-    runner_outcome captured;
-    memset(&cap, 0, sizeof cap);
-    captured = built;
-    captured.messages = NULL;
-    bool have_capture = false;
-    if (ok) {
-        if (runner_capture_run(&cfg, &p, shapes, c->nds + 1, &cap, &captured) != 0) {
-            captured.verdict = TL_VERDICT_ERROR;
-            snprintf(captured.detail, sizeof captured.detail, "the capture could not be run");
-        } else {
-            have_capture = true;
-        }
-        cJSON *cj = cJSON_AddObjectToObject(e, "capture");
-        cJSON_AddStringToObject(cj, "verdict", tl_verdict_name(captured.verdict));
-        add_text(cj, "detail", captured.detail);
-        add_text(cj, "stdout", cap.out);
-        add_text(cj, "stderr", cap.err);
+    g->captured = g->built;
+    g->captured.messages = NULL;
+    if (g->built.verdict != TL_VERDICT_PASS)
+        return;
+    if (runner_capture_run(&g->cfg, &g->p, shapes, c->nds + 1, &g->cap, &g->captured) != 0) {
+        g->captured.verdict = TL_VERDICT_ERROR;
+        snprintf(g->captured.detail, sizeof g->captured.detail, "the capture could not be run");
+    } else {
+        g->have_capture = true;
     }
-    bool replayable = have_capture && captured.verdict == TL_VERDICT_PASS;
-    /* Datasets: checked, not timed. */
-    cJSON *dsets = cJSON_AddArrayToObject(e, "datasets");
+    cJSON *cj = cJSON_AddObjectToObject(g->e, "capture");
+    cJSON_AddStringToObject(cj, "verdict", tl_verdict_name(g->captured.verdict));
+    grade_add_text(cj, "detail", g->captured.detail);
+    grade_add_text(cj, "stdout", g->cap.out);
+    grade_add_text(cj, "stderr", g->cap.err);
+    g->replayable = g->have_capture && g->captured.verdict == TL_VERDICT_PASS;
+}
+
+/* One dataset judged, explained (with the map of a wrong P saved at `saved`) and recorded. */
+static void grade_one_dataset(grade_state *g, int i, double per, const char *saved,
+                              cJSON *dsets)
+{
+    const grade_dataset *d = &g->c->ds[i];
+    runner_result res;
+    memset(&res, 0, sizeof res);
+    res.verdict = g->captured.verdict;
+    snprintf(res.detail, sizeof res.detail, "not run: %.700s", g->captured.detail);
+    runner_loaded data;
+    memset(&data, 0, sizeof data);
+    tl_error err;
+    runner_dataset rd = dataset_of(d);
+    if (g->replayable && runner_loaded_read(&rd, &data, &err) != 0) {
+        res.verdict = TL_VERDICT_BAD_INPUT;
+        snprintf(res.detail, sizeof res.detail, "%s", err.msg);
+    } else if (g->replayable && judge_dataset(g, &data, saved, &res) != 0) {
+        res.verdict = TL_VERDICT_ERROR;
+    }
+    g->passed += res.verdict == TL_VERDICT_PASS;
+    if (res.verdict == TL_VERDICT_UNSAFE && !g->unsafe[0])
+        snprintf(g->unsafe, sizeof g->unsafe, "%.700s on dataset %.64s", res.detail, d->name);
+    explanation x;
+    explain_result(&x, &res, NULL);
+    if (g->replayable)
+        explain_add_map(&x, &data.ref, saved, &g->cap.log, &res);
+    grade_dataset_record(g->c, d, &res, &x, per, dsets, g->items);
+    explain_free(&x);
+    runner_result_free(&res);
+    runner_loaded_free(&data);
+}
+
+/* Datasets: checked, not timed. */
+static void grade_datasets(grade_state *g)
+{
+    const grade_context *c = g->c;
+    cJSON *dsets = cJSON_AddArrayToObject(g->e, "datasets");
     /* Each dataset's share in whole hundredths, the remainder spread over the first ones, so
      * the shares add up to the rubric's points exactly (60 over 11: 5.46 x 6 + 5.45 x 5). */
-    long cents = lround(r->datasets * 100), base = c->nds ? cents / c->nds : 0;
+    long cents = lround(c->r.datasets * 100), base = c->nds ? cents / c->nds : 0;
     long extra = c->nds ? cents % c->nds : 0;
-    int passed = 0;
-    char unsafe[800] = "";
     /* Where each dataset's P goes: the grader's own folder, removed after the last. */
     char work[] = "/tmp/tilelab-grade-map-XXXXXX", saved[sizeof work + 16];
-    bool have_work = replayable && mkdtemp(work) != NULL;
+    bool have_work = g->replayable && mkdtemp(work) != NULL;
     snprintf(saved, sizeof saved, "%s/P.raw", work);
     for (int i = 0; i < c->nds; i++) {
-        const grade_dataset *d = &c->ds[i];
-        runner_result res;
-        memset(&res, 0, sizeof res);
-        res.verdict = captured.verdict;
-        snprintf(res.detail, sizeof res.detail, "not run: %.700s", captured.detail);
-        if (replayable &&
-            replay_dataset(&cfg, &p, &cap, o->lab, d, have_work ? saved : NULL, &res) != 0)
-            res.verdict = TL_VERDICT_ERROR;
-        bool pass = res.verdict == TL_VERDICT_PASS;
         double per = (double)(base + (i < extra)) / 100;
-        passed += pass;
-        if (res.verdict == TL_VERDICT_UNSAFE && !unsafe[0])
-            snprintf(unsafe, sizeof unsafe, "%.700s on dataset %.64s", res.detail, d->name);
-        explanation x;
-        explain_result(&x, &res, NULL);
-        runner_dataset rd = dataset_of(d);
-        if (replayable)
-            explain_add_map(&x, &rd, have_work ? saved : NULL, &cap.log, &res);
-        grade_dataset_record(c, d, &res, &x, per, dsets, items);
-        explain_free(&x);
-        runner_result_free(&res);
+        grade_one_dataset(g, i, per, have_work ? saved : NULL, dsets);
     }
     if (have_work)
         files_remove_tree(work);
-    grade_add_performance(c, items, performance(c, &cfg, &p, &cap, replayable, captured.verdict,
-                                                unsafe[0] ? unsafe : NULL,
-                                                forbidden[0] ? forbidden : NULL, passed, e), e);
-    if (have_capture)
-        runner_capture_free(&cap);
-    runner_outcome_free(&built);
-    finish(c, s, e, items, start);
+}
+
+static void finish(const grade_context *c, const submission *s, cJSON *e, cJSON *items,
+                   double start);
+
+void grade_one(const grade_context *c, const submission *s, int slot)
+{
+    grade_state *g = calloc(1, sizeof *g);
+    if (!g) {
+        fprintf(stderr, "tilelab grade: out of memory for %s\n", s->student);
+        return;
+    }
+    g->c = c;
+    g->s = s;
+    g->start = tl_clock_now();
+    grade_config(c, slot, &g->cfg);
+    bool program = grade_is_program(c, s);
+    g->cfg.program = program;
+    start_entry(g);
+    build(g);
+    check_statics(g);
+    if (program) {
+        grade_program_datasets(c, &g->cfg, &g->p, &g->built, g->items, g->e);
+    } else {
+        capture(g);
+        grade_datasets(g);
+        grade_add_performance(c, g->items, grade_performance(g), g->e);
+    }
+    if (g->have_capture)
+        runner_capture_free(&g->cap);
+    runner_outcome_free(&g->built);
+    finish(c, s, g->e, g->items, g->start);
+    free(g);
 }
 
 /* The totals, and the entry into the journal. */

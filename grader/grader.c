@@ -265,89 +265,124 @@ void grade_progress(const grade_context *c, int done, int total, int failures, d
     fflush(stderr);
 }
 
+/* The pool of workers grading a class: which slot grades which submission. */
+typedef struct worker_pool {
+    const grade_context *c;
+    const submission *subs;
+    int n, jobs, done, failures, running, next;
+    double started;
+    pid_t pids[RUNNER_MAX_SLOTS];
+    int which[RUNNER_MAX_SLOTS];
+    bool busy[RUNNER_MAX_SLOTS];
+    runner_slots leased;
+} worker_pool;
+
+/* With root each worker runs as its slot's user: slots leased host-wide, so that another
+ * grading on this host never shares their process limits; fewer workers where it holds most
+ * of them. Without root the slots are only this pool's numbering. */
+static void lease_slots(worker_pool *w)
+{
+    if (geteuid() == 0) {
+        char why[512];
+        if (runner_slots_lease(&w->leased, w->jobs, why, sizeof why) == 0)
+            fprintf(stderr, "warning: no worker slots of its own (%s): gradings running at once "
+                            "here may share process limits\n", why);
+        else if (w->leased.count < w->jobs) {
+            fprintf(stderr, "warning: %d of --jobs %d worker slots free on this host (other "
+                            "gradings hold the rest): grading %d at once\n",
+                    w->leased.count, w->jobs, w->leased.count);
+            w->jobs = w->leased.count;
+        }
+    }
+    if (w->leased.count == 0)
+        for (int slot = 0; slot < w->jobs; slot++)
+            w->leased.slot[slot] = slot;
+}
+
+static void finished(worker_pool *w, const submission *s)
+{
+    w->done++;
+    w->failures += grade_has_failure(w->c, s);
+    grade_progress(w->c, w->done, w->n, w->failures, w->started, s->student);
+}
+
+/* The next submission: its warning, then already journaled, or graded by a worker of its own
+ * (here when no process can be spared). */
+static void start_next(worker_pool *w)
+{
+    const grade_context *c = w->c;
+    const submission *s = &w->subs[w->next++];
+    /* A described lab's programs have no template.cu to be named after. */
+    if (s->note[0] && !c->o->quiet && s->source[0] && !c->o->program) {
+        char *shown = tl_text_line(s->student, strlen(s->student));
+        fprintf(stderr, "\nwarning: %s: %s\n", shown ? shown : "", s->note);
+        free(shown);
+    }
+    if (grade_journaled(c, s)) {
+        finished(w, s);
+        return;
+    }
+    int slot = 0;
+    while (w->busy[slot])
+        slot++;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        grade_one(c, s, w->leased.slot[slot]);
+        _exit(0);
+    }
+    if (pid < 0) {
+        grade_one(c, s, w->leased.slot[slot]); /* no process to spare: grade it here */
+        w->done++;
+        w->failures += grade_has_failure(c, s);
+        return;
+    }
+    w->busy[slot] = true;
+    w->pids[slot] = pid;
+    w->which[slot] = (int)(s - w->subs);
+    w->running++;
+    grade_progress(c, w->done, w->n, w->failures, w->started, s->student);
+}
+
+/* A worker ended: its submission is done. */
+static void reap_one(worker_pool *w)
+{
+    int status;
+    pid_t pid = wait(&status);
+    for (int slot = 0; slot < w->jobs; slot++) {
+        if (!w->busy[slot] || w->pids[slot] != pid)
+            continue;
+        finished(w, &w->subs[w->which[slot]]);
+        w->busy[slot] = false;
+        w->running--;
+        break;
+    }
+}
+
 /* Every submission, up to `jobs` at once, each worker in a slot of its own. */
 static void grade_all(const grade_context *c, const submission *subs, int n)
 {
-    double started = tl_clock_now();
-    int done = 0, failures = 0, running = 0, next = 0;
-    pid_t pids[RUNNER_MAX_SLOTS];
-    int which[RUNNER_MAX_SLOTS];
-    bool slot_busy[RUNNER_MAX_SLOTS] = {false};
-    int jobs = c->o->jobs < 1 ? 1 : c->o->jobs > RUNNER_MAX_SLOTS ? RUNNER_MAX_SLOTS : c->o->jobs;
-    /* With root each worker runs as its slot's user: slots leased host-wide, so that another
-     * grading on this host never shares their process limits; fewer workers where it holds
-     * most of them. Without root the slots are only this pool's numbering. */
-    runner_slots leased = {0};
-    if (geteuid() == 0) {
-        char why[512];
-        if (runner_slots_lease(&leased, jobs, why, sizeof why) == 0)
-            fprintf(stderr, "warning: no worker slots of its own (%s): gradings running at once "
-                            "here may share process limits\n", why);
-        else if (leased.count < jobs) {
-            fprintf(stderr, "warning: %d of --jobs %d worker slots free on this host (other "
-                            "gradings hold the rest): grading %d at once\n",
-                    leased.count, jobs, leased.count);
-            jobs = leased.count;
-        }
+    worker_pool *w = calloc(1, sizeof *w);
+    if (!w) {
+        fprintf(stderr, "tilelab grade: out of memory for the workers\n");
+        return;
     }
-    if (leased.count == 0)
-        for (int slot = 0; slot < jobs; slot++)
-            leased.slot[slot] = slot;
-    while (done < n) {
-        while (running < jobs && next < n) {
-            const submission *s = &subs[next];
-            /* A described lab's programs have no template.cu to be named after. */
-            if (s->note[0] && !c->o->quiet && s->source[0] && !c->o->program) {
-                char *shown = tl_text_line(s->student, strlen(s->student));
-                fprintf(stderr, "\nwarning: %s: %s\n", shown ? shown : "", s->note);
-                free(shown);
-            }
-            if (grade_journaled(c, s)) {
-                done++;
-                failures += grade_has_failure(c, s);
-                grade_progress(c, done, n, failures, started, s->student);
-                next++;
-                continue;
-            }
-            int slot = 0;
-            while (slot_busy[slot])
-                slot++;
-            fflush(NULL);
-            pid_t pid = fork();
-            if (pid == 0) {
-                grade_one(c, s, leased.slot[slot]);
-                _exit(0);
-            }
-            if (pid < 0) {
-                grade_one(c, s, leased.slot[slot]); /* no process to spare: grade it here */
-                done++;
-                failures += grade_has_failure(c, s);
-                next++;
-                continue;
-            }
-            slot_busy[slot] = true;
-            pids[slot] = pid;
-            which[slot] = next++;
-            running++;
-            grade_progress(c, done, n, failures, started, s->student);
-        }
-        if (running == 0)
+    w->c = c;
+    w->subs = subs;
+    w->n = n;
+    w->started = tl_clock_now();
+    int jobs = c->o->jobs;
+    w->jobs = jobs < 1 ? 1 : jobs > RUNNER_MAX_SLOTS ? RUNNER_MAX_SLOTS : jobs;
+    lease_slots(w);
+    while (w->done < n) {
+        while (w->running < w->jobs && w->next < n)
+            start_next(w);
+        if (w->running == 0)
             break;
-        int status;
-        pid_t pid = wait(&status);
-        for (int slot = 0; slot < jobs; slot++) {
-            if (!slot_busy[slot] || pids[slot] != pid)
-                continue;
-            const submission *s = &subs[which[slot]];
-            done++;
-            failures += grade_has_failure(c, s);
-            grade_progress(c, done, n, failures, started, s->student);
-            slot_busy[slot] = false;
-            running--;
-            break;
-        }
+        reap_one(w);
     }
-    runner_slots_release(&leased);
+    runner_slots_release(&w->leased);
+    free(w);
 }
 
 int grade_prepare(grade_context *c, tl_error *err)

@@ -110,6 +110,30 @@ void grade_program_datasets(const grade_context *c, const runner_config *cfg,
                             const runner_program *p, const runner_outcome *built, cJSON *items,
                             cJSON *e);
 
+/* What grading one submission carries from one step to the next. */
+typedef struct grade_state {
+    const grade_context *c;
+    const submission *s;
+    runner_config cfg;
+    runner_program p;
+    runner_outcome built;      /* the build's verdict */
+    runner_outcome captured;   /* the build's, then the capture's */
+    runner_capture cap;
+    bool have_capture;         /* cap needs runner_capture_free */
+    bool replayable;           /* built and captured: the datasets can be replayed */
+    cJSON *e, *items;          /* the journal entry and its score items */
+    char forbidden[700];       /* what plain_cuda found ("": nothing) */
+    char unsafe[800];          /* the first unsafe dataset's finding ("": none) */
+    int passed;                /* graded datasets that passed */
+    double start;
+} grade_state;
+
+/* A submission's string, as valid UTF-8 for the journal. */
+void grade_add_text(cJSON *o, const char *key, const char *text);
+/* The performance item (grade_performance.c), after the datasets: not timed when a dataset was
+ * unsafe, the rubric asks for plain CUDA C and it is not, or no dataset passed. */
+cJSON *grade_performance(const grade_state *g);
+
 /* The runner's configuration for a worker slot. */
 void grade_config(const grade_context *c, int slot, runner_config *out);
 /* Grades one submission in worker slot `slot` and writes its journal entry. */

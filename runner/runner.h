@@ -91,6 +91,10 @@ typedef struct runner_config {
 #define RUNNER_BUILD_TIMEOUT_S 300
 #define RUNNER_REPLAY_TIMEOUT_S 60
 #define RUNNER_CAPTURE_MAX_S 30
+/* A replay's limit for the kit's own tools a person waits for (diagnose's checked replay, whose
+ * checks cost about ten times a plain run; bench's timing of the reference); the CPU backend's
+ * limits grow with the dataset's work past this. */
+#define RUNNER_TOOL_REPLAY_TIMEOUT_S 600
 
 #define RUNNER_SLOT_UID_BASE 61000
 #define RUNNER_MAX_SLOTS 256
@@ -142,6 +146,14 @@ void runner_config_default(runner_config *c, runner_backend backend);
 /* A replay's time limit, and the capture's that follows from it (the same, at most
  * RUNNER_CAPTURE_MAX_S). */
 void runner_config_set_timeout(runner_config *c, int replay_timeout_s);
+/* Seconds each further dataset of a `run` gets once one has timed out: a kernel that hangs once
+ * most likely hangs again, and a lab kernel that works takes milliseconds on a GPU (the CPU
+ * backend's limits grow with the work past this). A grading gives every dataset the same
+ * limit, so that no dataset's verdict depends on the one before it. */
+#define RUNNER_TIMEOUT_AFTER_A_TIMEOUT_S 10
+/* Lowers c's replay limit to RUNNER_TIMEOUT_AFTER_A_TIMEOUT_S after a timeout (never raises
+ * it): true when it did. */
+bool runner_config_after_timeout(runner_config *c);
 
 /* ---- worker slots ------------------------------------------------------------------------- */
 /* With root, a worker's builds and captures run as its slot's user, and that user's process
@@ -333,11 +345,21 @@ typedef struct runner_dataset {
     tl_size size;
 } runner_dataset;
 
-/* A dataset's inputs and their reference product: the folder's files, or the inputs made from
- * the seed. A, B and ref are the caller's to free (tl_matrix_free, tl_product_ref_free), on
- * failure too; the error names the folder. */
-int runner_dataset_load(const runner_dataset *d, tl_matrix *A, tl_matrix *B, tl_product_ref *ref,
-                        tl_error *err);
+/* A dataset loaded once, for all one judgement of it needs: the inputs the replayer is given,
+ * their shape (the capture's), and the reference product with each element's error bound,
+ * computed once, which checks every run's result and draws the map of a wrong P. */
+typedef struct runner_loaded {
+    runner_dataset from;  /* where it came from (a folder's path stays the caller's) */
+    tl_size shape;
+    tl_matrix A, B;
+    tl_product_ref ref;
+} runner_loaded;
+
+/* A dataset's inputs and their reference product into `out`: the folder's files, or the inputs
+ * made from the seed. -1 with err (naming the folder) when the files cannot be read or do not
+ * form a product, out then holding nothing. runner_loaded_free either way. */
+int runner_loaded_read(const runner_dataset *d, runner_loaded *out, tl_error *err);
+void runner_loaded_free(runner_loaded *d);
 
 typedef struct runner_replay_opts {
     bool time;                /* time the student's kernel (and lab 05's baseline) */
@@ -391,10 +413,15 @@ typedef struct runner_result {
 } runner_result;
 
 /* Replays the captured work for one dataset and checks every result. Returns 0 with the
- * verdict in out (whatever it is), -1 only when the kit itself failed (err). */
+ * verdict in out (whatever it is: bad-input when the dataset cannot be read), -1 only when the
+ * kit itself failed (err). */
 int runner_replay(const runner_config *c, const runner_program *p, const runner_capture *cap,
                   const tl_lab *lab, const runner_dataset *d, const runner_replay_opts *opts,
                   runner_result *out, tl_error *err);
+/* The same on a dataset already loaded. */
+int runner_replay_loaded(const runner_config *c, const runner_program *p,
+                         const runner_capture *cap, const tl_lab *lab, const runner_loaded *d,
+                         const runner_replay_opts *opts, runner_result *out, tl_error *err);
 void runner_result_free(runner_result *r);
 
 /* One dataset of a lab graded as whole libwb programs (`p` built with c->program): the program
@@ -435,15 +462,12 @@ int runner_program_run(const runner_config *c, const runner_program *p,
  * of memory nothing wrote), whatever backend `c` names. The verdict is unsafe when a check
  * found something (detail: the first finding, "shared-memory race at FILE:LINE and LINE2"),
  * otherwise the replay's own. The findings come from the replayer, never from the
- * submission's code. Returns 0, or -1 when the kit itself failed (err). */
+ * submission's code. The checked run's P goes to `save_output` (tilelab binary; NULL:
+ * nowhere), as runner_replay_opts.save_output: a map of where a wrong or unsafe result is
+ * wrong. Returns 0, or -1 when the kit itself failed (err). */
 int runner_safety(const runner_config *c, const runner_program *p, const runner_capture *cap,
-                  const tl_lab *lab, const runner_dataset *d, runner_result *out,
-                  tl_error *err);
-/* The same, writing the checked run's P to `save_output` (tilelab binary; NULL: nowhere), as
- * runner_replay_opts.save_output does: a map of where a wrong or unsafe result is wrong. */
-int runner_safety_save(const runner_config *c, const runner_program *p, const runner_capture *cap,
-                       const tl_lab *lab, const runner_dataset *d, const char *save_output,
-                       runner_result *out, tl_error *err);
+                  const tl_lab *lab, const runner_loaded *d, const char *save_output,
+                  runner_result *out, tl_error *err);
 /* The verdict a diagnosis (the interpreter's JSON `diag`, whose text `text` it takes, malloc'd)
  * gives a replay's result: unsafe, with the first finding as the detail and the text kept as
  * out->diagnosis, when the checks found anything; otherwise out is left as it is. */
@@ -486,6 +510,37 @@ bool runner_safety_final(tl_verdict v);
 /* Adds to the detail of the replay that followed a checked replay which timed out that the
  * checks did not see the whole run. */
 void runner_safety_incomplete(runner_result *out);
+/* Whether a dataset is replayed again after its checked replay gave `checked`: never when that
+ * verdict is final (runner_safety_final); always on a GPU, whose own run decides; on the CPU
+ * backend, which the checked replay already ran on, only when more is asked of the replay than
+ * a check (`more`: timing, lab 05's baseline) and the checked replay did not time out (a plain
+ * replay has the same limits). So `run --no-time` and `grade` judge a dataset by the same
+ * replays on either backend. Lab files and whole programs both follow it. */
+bool runner_replay_again(runner_backend b, bool more, tl_verdict checked);
+
+/* ---- the judge ------------------------------------------------------------------------------ */
+typedef struct runner_judge_opts {
+    bool safety;             /* the checks first where runner_safety_applies (grade: always) */
+    bool time;               /* time the call (run; a grading times its performance dataset) */
+    bool baseline;           /* lab 05: also check and time the given baseline */
+    const char *save_output; /* the P of the replay that gave the verdict (tilelab binary, for a
+                                map); removed first, so a file there afterwards is this one's */
+    /* diagnose's report instead: one replay on the CPU backend with every check on, whatever
+     * c names, the findings written here (the interpreter's JSON) and the verdict the replay's
+     * own (a finding is reported, not judged). NULL: the verdict as above. */
+    const char *diagnose;
+} runner_judge_opts;
+
+/* One dataset judged as every command judges it: the safety checks where they apply, whose
+ * verdict is final when it blames the submission (runner_safety_final); then, where
+ * runner_replay_again says so, the replay on c's backend (timed when asked, with lab 05's
+ * baseline), noting after a checked replay that timed out that the checks are incomplete
+ * (runner_safety_incomplete). run, diagnose (opts->diagnose), bench, grade and the Slurm task
+ * call this and only format its result. Returns 0 with the verdict in out, -1 only when the kit itself
+ * failed (err, also out->detail). */
+int runner_judge(const runner_config *c, const runner_program *p, const runner_capture *cap,
+                 const tl_lab *lab, const runner_loaded *d, const runner_judge_opts *opts,
+                 runner_result *out, tl_error *err);
 /* A predicted H100 time (perfmodel/) of one call's launches together. */
 typedef struct runner_prediction {
     bool ok;
@@ -555,8 +610,8 @@ int runner_predict_on(const runner_config *c, const runner_program *p, const run
  * clock record (or "clock": "not recorded"), floor_ms and implausible. */
 struct cJSON;
 void runner_timing_add(struct cJSON *o, const runner_call_result *c);
-/* The result as JSON (the shape `run --json` prints per dataset). */
-char *runner_result_json(const runner_result *r, const char *dataset_name);
+/* The result as JSON (the shape `run --json` prints per dataset); NULL when memory runs out. */
+struct cJSON *runner_result_json(const runner_result *r, const char *dataset_name);
 
 #ifdef __cplusplus
 }

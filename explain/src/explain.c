@@ -59,7 +59,7 @@ void explain_result(explanation *x, const runner_result *r, const char *diagnosi
     cJSON_Delete(diag);
 }
 
-void explain_add_map(explanation *x, const runner_dataset *d, const char *saved, const caplog *log,
+void explain_add_map(explanation *x, const tl_product_ref *ref, const char *saved, const caplog *log,
                      const runner_result *r)
 {
     if (x->verdict != TL_VERDICT_WRONG && x->verdict != TL_VERDICT_UNSAFE)
@@ -68,7 +68,7 @@ void explain_add_map(explanation *x, const runner_dataset *d, const char *saved,
     tl_error err;
     if (!saved || stat(saved, &st) != 0) {
         snprintf(x->note, sizeof x->note, "no map: the replay saved no result");
-    } else if (explain_map_build(&x->map, d, saved, log, r, &err) != 0) {
+    } else if (explain_map_build(&x->map, ref, saved, log, r, &err) != 0) {
         snprintf(x->note, sizeof x->note, "no map: %.280s", err.msg);
     } else if (x->map.wrong_elements == 0) {
         snprintf(x->note, sizeof x->note, x->verdict == TL_VERDICT_UNSAFE

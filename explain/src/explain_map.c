@@ -80,20 +80,17 @@ static void count_wrong(explain_map *m, const tl_product_ref *ref, const tl_matr
     }
 }
 
-int explain_map_build(explain_map *m, const runner_dataset *d, const char *result_path,
+int explain_map_build(explain_map *m, const tl_product_ref *ref, const char *result_path,
                       const caplog *log, const runner_result *r, tl_error *err)
 {
     memset(m, 0, sizeof *m);
-    tl_matrix A = {0, 0, NULL}, B = {0, 0, NULL}, P = {0, 0, NULL};
-    tl_product_ref ref;
-    memset(&ref, 0, sizeof ref);
+    tl_matrix P = {0, 0, NULL};
     int rc = -1;
-    if (runner_dataset_load(d, &A, &B, &ref, err) != 0 ||
-        tl_matrix_read_result(result_path, &P, err) != 0)
+    if (tl_matrix_read_result(result_path, &P, err) != 0)
         goto done;
-    if (P.rows != ref.expected.rows || P.cols != ref.expected.cols) {
+    if (P.rows != ref->expected.rows || P.cols != ref->expected.cols) {
         tl_error_set(err, "%s: P is %d x %d, the product is %d x %d", result_path, P.rows, P.cols,
-                     ref.expected.rows, ref.expected.cols);
+                     ref->expected.rows, ref->expected.cols);
         goto done;
     }
     m->rows = P.rows;
@@ -107,12 +104,9 @@ int explain_map_build(explain_map *m, const runner_dataset *d, const char *resul
         tl_error_set(err, "out of memory for the map of %s", result_path);
         goto done;
     }
-    count_wrong(m, &ref, &P);
+    count_wrong(m, ref, &P);
     rc = 0;
 done:
-    tl_product_ref_free(&ref);
-    tl_matrix_free(&A);
-    tl_matrix_free(&B);
     tl_matrix_free(&P);
     if (rc != 0)
         explain_map_free(m);

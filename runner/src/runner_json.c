@@ -25,9 +25,11 @@ static cJSON *timing_json(const runner_call_result *c)
     return o;
 }
 
-char *runner_result_json(const runner_result *r, const char *dataset_name)
+cJSON *runner_result_json(const runner_result *r, const char *dataset_name)
 {
     cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
     const runner_call_result *launch = &r->calls[CAPLOG_CALL_LAUNCH];
     const runner_call_result *main = r->calls[CAPLOG_CALL_HOST].run ? &r->calls[CAPLOG_CALL_HOST]
                                                                     : launch;
@@ -63,7 +65,5 @@ char *runner_result_json(const runner_result *r, const char *dataset_name)
         cJSON_AddItemToArray(others, k);
     }
     cJSON_AddStringToObject(o, "kernel_output", r->kernel_output ? r->kernel_output : "");
-    char *text = cJSON_Print(o);
-    cJSON_Delete(o);
-    return text;
+    return o;
 }

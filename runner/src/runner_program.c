@@ -50,14 +50,6 @@ static void on_bytes(void *ctx, const char *data, size_t n)
 
 /* ---- checking an answer ------------------------------------------------------------------------ */
 
-typedef struct program_check {
-    const runner_program_lab *lab;
-    tl_answer_spec spec;
-    const caplog_call *call;
-    const char *expected;       /* the expected output's file */
-    const tl_product_ref *ref;  /* a generated dataset's reference (no file), or NULL */
-    int rows, cols, channels;   /* the expected output's shape */
-} program_check;
 
 /* The answer in an hO as tl_check_answer takes it. */
 static int answer_of(const program_check *pc, const uint8_t *out, tl_import *got, float *sum)
@@ -268,68 +260,117 @@ static void job_size(const replay_job *j, const program_generated *g, int64_t *e
                 (pc->spec.A ? pc->spec.A->cols : g->made ? g->in[0].cols : 1);
 }
 
-static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runner_result *out,
-                       tl_error *err)
+/* The replayer's command line for a job, and its time limit. */
+typedef struct replay_command {
+    char *argv[40];
+    char reps[16], limit[32], deadline[32], work_macs[32], sample[16], seed[24], busy[80];
+    int timeout_s;
+} replay_command;
+
+/* The time limit: the one asked for, or on the CPU backend twice what the reference's work
+ * needs when that is more (the replayer reports it itself, a little before). */
+static void add_time_limit(const replay_job *j, int64_t elements, int64_t macs,
+                           replay_command *rc, int *k)
 {
     const runner_config *c = j->c;
-    const caplog_call *call = j->pc->call;
-    char reps[16], limit[32], deadline[32], work_macs[32];
-    snprintf(reps, sizeof reps, "%d", c->reps);
-    double lim = cpu_limit(c, call, elements, macs, j->slowdown) *
+    int runs = 1 + (j->time ? 1 + c->reps : 0);
+    rc->timeout_s = c->replay_timeout_s;
+    if (c->backend != RUNNER_CPU)
+        return;
+    double need = 2.0 * cpu_work(elements, macs) / RUNNER_CPU_RATE_FLOOR * runs *
+                  (j->diagnose ? RUNNER_PROGRAM_DIAGNOSE_SLOWDOWN : 1);
+    rc->timeout_s = need > rc->timeout_s ? (int)need + 1 : rc->timeout_s;
+    snprintf(rc->deadline, sizeof rc->deadline, "%.1f", runner_replayer_deadline(rc->timeout_s));
+    snprintf(rc->work_macs, sizeof rc->work_macs, "%" PRId64, macs);
+    rc->argv[(*k)++] = "--deadline";
+    rc->argv[(*k)++] = rc->deadline;
+    rc->argv[(*k)++] = "--work-macs";
+    rc->argv[(*k)++] = rc->work_macs;
+}
+
+/* The checks' and the model's options: findings, busy limits, the sampled blocks. */
+static void add_diagnose(const replay_job *j, replay_command *rc, int *k)
+{
+    if (!j->diagnose)
+        return;
+    rc->argv[(*k)++] = "--diagnose";
+    rc->argv[(*k)++] = (char *)j->diagnose;
+    if (j->answer_computed)
+        rc->argv[(*k)++] = "--answer-computed";
+    if (runner_busy_limits_arg(j->busy_ms, rc->busy, sizeof rc->busy)) {
+        rc->argv[(*k)++] = "--busy-limits";
+        rc->argv[(*k)++] = rc->busy;
+    }
+    if (j->sample_blocks > 0) {
+        snprintf(rc->sample, sizeof rc->sample, "%d", j->sample_blocks);
+        snprintf(rc->seed, sizeof rc->seed, "%llu", (unsigned long long)j->sample_seed);
+        rc->argv[(*k)++] = "--sample-blocks";
+        rc->argv[(*k)++] = rc->sample;
+        rc->argv[(*k)++] = "--sample-launches";
+        rc->argv[(*k)++] = j->sample_last ? "last" : "all";
+        rc->argv[(*k)++] = "--sample-seed";
+        rc->argv[(*k)++] = rc->seed;
+    }
+}
+
+static void make_command(const replay_job *j, int64_t elements, int64_t macs, replay_command *rc)
+{
+    const runner_config *c = j->c;
+    snprintf(rc->reps, sizeof rc->reps, "%d", c->reps);
+    double lim = cpu_limit(c, j->pc->call, elements, macs, j->slowdown) *
                  (j->diagnose ? RUNNER_PROGRAM_DIAGNOSE_SLOWDOWN : 1);
-    snprintf(limit, sizeof limit, "%.0f", lim);
-    char *cmd[40];
+    snprintf(rc->limit, sizeof rc->limit, "%.0f", lim);
     int k = 0;
     char *fixed[] = {RUNNER_REPLAY, "--backend", (char *)runner_backend_name(c->backend),
                      "--log", (char *)j->cap->log_path, "--ptx", (char *)j->p->ptx, "--image",
-                     (char *)j->p->image, "--program", (char *)j->in, "--reps", reps};
+                     (char *)j->p->image, "--program", (char *)j->in, "--reps", rc->reps};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-        cmd[k++] = fixed[i];
-    cmd[k++] = j->time ? "--warmup" : "--no-time";
+        rc->argv[k++] = fixed[i];
+    rc->argv[k++] = j->time ? "--warmup" : "--no-time";
     if (j->time)
-        cmd[k++] = "1";
+        rc->argv[k++] = "1";
     if (c->backend == RUNNER_CPU) {
-        cmd[k++] = "--instruction-limit";
-        cmd[k++] = limit;
+        rc->argv[k++] = "--instruction-limit";
+        rc->argv[k++] = rc->limit;
     }
-    char sample[16], seed[24];
-    if (j->diagnose) {
-        cmd[k++] = "--diagnose";
-        cmd[k++] = (char *)j->diagnose;
+    add_diagnose(j, rc, &k);
+    add_time_limit(j, elements, macs, rc, &k);
+    rc->argv[k] = NULL;
+}
+
+/* A replay that sent its summary: the answer's verdict, what a pass passed, a wrong one's hint. */
+static void conclude(const replay_job *j, const cJSON *doc, runner_result *out)
+{
+    const caplog_call *call = j->pc->call;
+    runner_call_result *call_res = &out->calls[CAPLOG_CALL_PROGRAM];
+    read_summary(doc, out);
+    out->verdict = call_res->verdict;
+    snprintf(out->detail, sizeof out->detail, "%s", call_res->detail);
+    if (out->verdict == TL_VERDICT_PASS && call_res->runs_checked == 0) {
+        out->verdict = TL_VERDICT_ERROR;
+        snprintf(out->detail, sizeof out->detail, "the replayer sent no answer");
+    } else if (out->verdict == TL_VERDICT_PASS) {
+        pass_detail(j->pc, call_res, out->detail, sizeof out->detail);
     }
-    if (j->diagnose && j->answer_computed)
-        cmd[k++] = "--answer-computed";
-    char busy[80];
-    if (j->diagnose && runner_busy_limits_arg(j->busy_ms, busy, sizeof busy)) {
-        cmd[k++] = "--busy-limits";
-        cmd[k++] = busy;
-    }
-    if (j->diagnose && j->sample_blocks > 0) {
-        snprintf(sample, sizeof sample, "%d", j->sample_blocks);
-        snprintf(seed, sizeof seed, "%llu", (unsigned long long)j->sample_seed);
-        cmd[k++] = "--sample-blocks";
-        cmd[k++] = sample;
-        cmd[k++] = "--sample-launches";
-        cmd[k++] = j->sample_last ? "last" : "all";
-        cmd[k++] = "--sample-seed";
-        cmd[k++] = seed;
-    }
-    /* The time limit: the one asked for, or on the CPU backend twice what the reference's
-     * work needs when that is more (the replayer reports it itself, a little before). */
-    int runs = 1 + (j->time ? 1 + c->reps : 0);
-    int timeout_s = c->replay_timeout_s;
-    if (c->backend == RUNNER_CPU) {
-        double need = 2.0 * cpu_work(elements, macs) / RUNNER_CPU_RATE_FLOOR * runs *
-                      (j->diagnose ? RUNNER_PROGRAM_DIAGNOSE_SLOWDOWN : 1);
-        timeout_s = need > timeout_s ? (int)need + 1 : timeout_s;
-        snprintf(deadline, sizeof deadline, "%.1f", runner_replayer_deadline(timeout_s));
-        snprintf(work_macs, sizeof work_macs, "%" PRId64, macs);
-        cmd[k++] = "--deadline";
-        cmd[k++] = deadline;
-        cmd[k++] = "--work-macs";
-        cmd[k++] = work_macs;
-    }
-    cmd[k] = NULL;
+    if (out->verdict == TL_VERDICT_WRONG && tl_check_report_hint(&call_res->check))
+        snprintf(out->hint, sizeof out->hint, "%s", tl_check_report_hint(&call_res->check));
+    /* NaN in the answer where the program uploaded host bytes it made: that is the cause. */
+    if (out->verdict == TL_VERDICT_WRONG && call->filler_bytes > 0 &&
+        call_res->check.nonfinite > 0)
+        snprintf(out->hint, sizeof out->hint, "the program copied %llu bytes of host memory "
+                 "that wbImport did not return to the device; the grader puts the NaN "
+                 "pattern there instead (nothing the host makes reaches the answer), so a "
+                 "kernel that reads those values rather than overwriting them computes NaN",
+                 (unsigned long long)call->filler_bytes);
+}
+
+static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runner_result *out,
+                       tl_error *err)
+{
+    const caplog_call *call = j->pc->call;
+    replay_command cmd;
+    make_command(j, elements, macs, &cmd);
+    int runs = 1 + (j->time ? 1 + j->c->reps : 0);
     received rx = {.limit = (size_t)runs * (call->out_bytes + REPLAY_MAX_HEADER) +
                             REPLAY_MAX_RESULT + 4096};
     proc_result r;
@@ -341,12 +382,11 @@ static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runn
         if (slash)
             *slash = '\0';
     }
-    int rc = runner_replay_exec(c, j->p, j->cap->work, j->work, diag_dir[0] ? diag_dir : NULL,
-                                NULL, cmd, timeout_s, j->time, on_bytes, &rx, &r);
+    int rc = runner_replay_exec(j->c, j->p, j->cap->work, j->work, diag_dir[0] ? diag_dir : NULL,
+                                NULL, cmd.argv, cmd.timeout_s, j->time, on_bytes, &rx, &r);
     cJSON *doc = NULL;
     int bad_input = 0;
     tl_error bad;
-    runner_call_result *call_res = &out->calls[CAPLOG_CALL_PROGRAM];
     if (rc == 0 && !r.timed_out && !rx.overflow)
         judge_frames(j->pc, &rx, out, &bad, &bad_input, &doc);
     if (rc != 0) {
@@ -358,31 +398,13 @@ static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runn
         out->verdict = TL_VERDICT_TIMEOUT;
         snprintf(out->detail, sizeof out->detail, "stopped after %d s, before a kernel "
                  "finished (an endless loop, a __syncthreads() that not every thread reaches, "
-                 "or far more work than the dataset needs)", timeout_s);
+                 "or far more work than the dataset needs)", cmd.timeout_s);
     } else if (!doc) {
         out->verdict = TL_VERDICT_CRASH;
         snprintf(out->detail, sizeof out->detail, "the replay ended without its result%s",
                  rx.overflow ? " (more output than the answers make)" : "");
     } else {
-        read_summary(doc, out);
-        out->verdict = call_res->verdict;
-        snprintf(out->detail, sizeof out->detail, "%s", call_res->detail);
-        if (out->verdict == TL_VERDICT_PASS && call_res->runs_checked == 0) {
-            out->verdict = TL_VERDICT_ERROR;
-            snprintf(out->detail, sizeof out->detail, "the replayer sent no answer");
-        } else if (out->verdict == TL_VERDICT_PASS) {
-            pass_detail(j->pc, call_res, out->detail, sizeof out->detail);
-        }
-        if (out->verdict == TL_VERDICT_WRONG && tl_check_report_hint(&call_res->check))
-            snprintf(out->hint, sizeof out->hint, "%s", tl_check_report_hint(&call_res->check));
-        /* NaN in the answer where the program uploaded host bytes it made: that is the cause. */
-        if (out->verdict == TL_VERDICT_WRONG && call->filler_bytes > 0 &&
-            call_res->check.nonfinite > 0)
-            snprintf(out->hint, sizeof out->hint, "the program copied %llu bytes of host memory "
-                     "that wbImport did not return to the device; the grader puts the NaN "
-                     "pattern there instead (nothing the host makes reaches the answer), so a "
-                     "kernel that reads those values rather than overwriting them computes NaN",
-                     (unsigned long long)call->filler_bytes);
+        conclude(j, doc, out);
     }
     if (r.out && r.out[0]) {
         free(out->kernel_output);
@@ -395,56 +417,79 @@ static int replay_once(const replay_job *j, int64_t elements, int64_t macs, runn
     return rc;
 }
 
-/* The expected output's shape, and for the bound of a product its inputs. */
-static int prepare_check(const runner_program_lab *lab, const runner_dataset *d, program_generated *g,
-                         tl_matrix inputs[2], program_check *pc, char *expected, size_t size,
-                         tl_error *err)
+/* The safety checks' replay: the CPU backend with every check on, its findings judged as a lab
+ * file's (runner_safety_judge). */
+static int checked_replay(const replay_job *job, const runner_program_lab *lab, int64_t elements,
+                          int64_t macs, runner_result *out, tl_error *err)
 {
-    memset(pc, 0, sizeof *pc);
-    pc->lab = lab;
-    if (tl_answer_type_parse(lab->type, &pc->spec.type) != 0)
-        return tl_error_set(err, "unknown answer type \"%s\"", lab->type);
-    pc->spec.tolerance = lab->tolerance;
-    if (g->made) {
-        pc->ref = &g->ref;
-        pc->rows = g->in[0].rows;
-        pc->cols = g->in[1].cols;
-        pc->channels = 1;
-        return 0;
-    }
-    snprintf(expected, size, "%.3000s/%.1000s", d->dir, lab->output);
-    pc->expected = expected;
-    tl_import e;
-    tl_import_kind kind = tl_answer_import_kind(pc->spec.type);
-    if (tl_import_file(expected, kind == TL_IMPORT_INTEGER ? TL_IMPORT_REAL : kind, &e, err) != 0)
-        return -1;
-    pc->rows = e.rows;
-    pc->cols = e.cols;
-    pc->channels = e.channels;
-    tl_import_free(&e);
-    if (pc->spec.type == TL_ANSWER_MATRIX && lab->tolerance == TL_TOLERANCE_BOUND &&
-        lab->ninputs >= 2) {
-        for (int i = 0; i < 2; i++) {
-            char path[PATH_MAX];
-            snprintf(path, sizeof path, "%.3000s/%.1000s", d->dir, lab->inputs[i]);
-            if (tl_matrix_read(path, &inputs[i], err) != 0)
-                return -1;
-        }
-        pc->spec.A = &inputs[0];
-        pc->spec.B = &inputs[1];
-    }
-    return 0;
+    runner_config cpu = *job->c;
+    cpu.backend = RUNNER_CPU;
+    cpu.reps = 1;
+    char diag[PATH_MAX + 16];
+    snprintf(diag, sizeof diag, "%.4000s/diag.json", job->work);
+    replay_job checked = *job;
+    checked.c = &cpu;
+    checked.time = false;
+    checked.diagnose = diag;
+    checked.sample_blocks = 0;
+    /* A reduction's partial results are summed: the input copied back would add up to the
+     * answer, so what came from an input is not taken for the device's. */
+    checked.answer_computed = lab->answer == RUNNER_ANSWER_SUM;
+    int rc = replay_once(&checked, elements, macs, out, err);
+    char *text = rc == 0 ? files_read(diag, NULL) : NULL;
+    cJSON *doc = text ? cJSON_Parse(text) : NULL;
+    runner_safety_judge(text, doc, out);
+    cJSON_Delete(doc);
+    return rc;
 }
 
-static int make_dirs(char *work, size_t size, char *stubs, char *in, tl_error *err)
+/* The model's counts or diagnose's report: one replay on the CPU backend, nothing else. */
+static replay_job counting_job(const replay_job *job, const runner_config *counted,
+                               const runner_program_lab *lab, const runner_program_opts *opts)
 {
-    if (sandbox_work_dir(work, size, "program") != 0)
-        return tl_error_set(err, "cannot make a folder for the program's run");
-    snprintf(stubs, PATH_MAX, "%.4000s/stubs", work);
-    snprintf(in, PATH_MAX, "%.4000s/in", work);
-    if (chmod(work, 0755) != 0 || mkdir(stubs, 0755) != 0 || mkdir(in, 0755) != 0)
-        return tl_error_set(err, "cannot make a folder for the program's run");
-    return 0;
+    replay_job j = {counted, job->p, job->pc, job->cap, job->work, job->in, false,
+                    opts->diagnose, opts->sample_blocks, opts->sample_last, opts->sample_seed,
+                    opts->slowdown, false, opts->busy_ms};
+    /* Unsampled: diagnose's report, whose verdict is the answer's, judged as the safety
+     * checks judge it. */
+    j.answer_computed = opts->sample_blocks == 0 && lab->answer == RUNNER_ANSWER_SUM;
+    return j;
+}
+
+/* Replay, and every answer checked: first with the CPU backend's safety checks where the
+ * dataset is small enough (a race or a stray access is unsafe on every backend), then on the
+ * backend asked for where runner_replay_again says so, as a lab file's datasets are judged. */
+static int replay_program(const runner_config *c, const runner_program *p,
+                          const runner_program_lab *lab, const runner_program_opts *opts,
+                          program_run *pr, runner_result *out, tl_error *err)
+{
+    replay_job job = {c, p, &pr->pc, &pr->cap, pr->work, pr->in, opts->time, NULL, 0, false, 0,
+                      0, false, 0};
+    int64_t elements = 0, macs = 0;
+    job_size(&job, &pr->g, &elements, &macs);
+    runner_config counted = *c;
+    counted.backend = RUNNER_CPU;
+    counted.reps = 1;
+    if (opts->diagnose) {
+        job = counting_job(&job, &counted, lab, opts);
+        return replay_once(&job, elements, macs, out, err);
+    }
+    bool incomplete = false; /* the checked replay timed out, and a GPU's run decides */
+    if (opts->safety && elements <= RUNNER_PROGRAM_SAFETY_MAX_ELEMENTS &&
+        (double)macs <= RUNNER_SAFETY_MAX_MACS) {
+        int rc = checked_replay(&job, lab, elements, macs, out, err);
+        if (rc != 0 || !runner_replay_again(c->backend, opts->time, out->verdict))
+            return rc;
+        incomplete = out->verdict == TL_VERDICT_TIMEOUT;
+        runner_result_free(out);
+        memset(out, 0, sizeof *out);
+        out->calls[CAPLOG_CALL_PROGRAM].run = true;
+        out->calls[CAPLOG_CALL_PROGRAM].verdict = TL_VERDICT_PASS;
+    }
+    int rc = replay_once(&job, elements, macs, out, err);
+    if (rc == 0 && incomplete)
+        runner_safety_incomplete(out);
+    return rc;
 }
 
 int runner_program_run(const runner_config *c, const runner_program *p,
@@ -455,134 +500,34 @@ int runner_program_run(const runner_config *c, const runner_program *p,
     runner_call_result *call_res = &out->calls[CAPLOG_CALL_PROGRAM];
     call_res->run = true;
     call_res->verdict = TL_VERDICT_PASS;
-    char work[PATH_MAX], stubs[PATH_MAX], in[PATH_MAX], expected[PATH_MAX];
-    if (make_dirs(work, sizeof work, stubs, in, err) != 0)
+    program_run *pr = calloc(1, sizeof *pr);
+    if (!pr)
+        return tl_error_set(err, "out of memory");
+    if (program_run_open(pr, err) != 0) {
+        free(pr);
         return -1;
-    program_generated g = {0};
-    tl_matrix inputs[2] = {{0}};
-    program_check pc;
-    runner_capture cap;
-    memset(&cap, 0, sizeof cap);
-    bool captured = false;
-    int rc = 0;
-    tl_error bad;
-    /* The dataset: its files read (bad input is the dataset's fault, not the program's). */
-    if (d->generated && program_generate(d, &g, err) != 0)
-        rc = -1;
-    for (int i = 0; rc == 0 && i < lab->ninputs; i++) {
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%.3000s/%.1000s", d->dir ? d->dir : "", lab->inputs[i]);
-        if (program_write_stub(stubs, i, path, g.made && i < 2 ? &g.in[i] : NULL, &bad) != 0) {
-            out->verdict = TL_VERDICT_BAD_INPUT;
-            snprintf(out->detail, sizeof out->detail, "%s", bad.msg);
-        }
-        if (out->verdict != TL_VERDICT_PASS)
-            break;
     }
-    char line[64];
-    snprintf(line, sizeof line, "%s expected 0 0 0\n", CAPLOG_STUB_MAGIC);
-    snprintf(expected, sizeof expected, "%.4000s/expected", stubs);
-    if (rc == 0 && out->verdict == TL_VERDICT_PASS &&
-        (tl_write_file_atomic(expected, line, strlen(line), err) != 0))
-        rc = -1;
-    if (rc == 0 && out->verdict == TL_VERDICT_PASS &&
-        prepare_check(lab, d, &g, inputs, &pc, expected, sizeof expected, &bad) != 0) {
-        out->verdict = TL_VERDICT_BAD_INPUT;
-        snprintf(out->detail, sizeof out->detail, "%s", bad.msg);
-    }
-    /* Capture: the program's whole run, on stubs. */
-    runner_outcome o = {0};
-    if (rc == 0 && out->verdict == TL_VERDICT_PASS) {
-        if (runner_capture_program(c, p, stubs, lab->ninputs, lab->type, &cap, &o) != 0)
-            rc = tl_error_set(err, "the program's capture could not be run");
-        captured = rc == 0;
-        if (rc == 0 && o.verdict != TL_VERDICT_PASS) {
-            out->verdict = o.verdict;
-            snprintf(out->detail, sizeof out->detail, "%s", o.detail);
-        }
-        if (captured && (cap.out || cap.err)) {
-            size_t n = strlen(cap.out ? cap.out : "") + strlen(cap.err ? cap.err : "") + 1;
-            out->kernel_output = malloc(n);
-            if (out->kernel_output)
-                snprintf(out->kernel_output, n, "%s%s", cap.out ? cap.out : "",
-                         cap.err ? cap.err : "");
-        }
-    }
-    const caplog_call *call = captured && out->verdict == TL_VERDICT_PASS
-                                  ? caplog_find_call(&cap.log, CAPLOG_CALL_PROGRAM, 1, 1, 1)
+    int rc = program_prepare(lab, d, pr, out, err);
+    if (rc == 0 && out->verdict == TL_VERDICT_PASS)
+        rc = program_capture(c, p, lab, pr, out, err);
+    const caplog_call *call = pr->captured && out->verdict == TL_VERDICT_PASS
+                                  ? caplog_find_call(&pr->cap.log, CAPLOG_CALL_PROGRAM, 1, 1, 1)
                                   : NULL;
-    pc.call = call;
-    if (call && program_write_inputs(in, lab, d, g.made ? g.in : NULL, call, &bad) != 0) {
-        out->verdict = TL_VERDICT_BAD_INPUT;
-        snprintf(out->detail, sizeof out->detail, "%s", bad.msg);
+    pr->pc.call = call;
+    tl_error bad;
+    const tl_matrix *made = pr->g.made ? pr->g.in : NULL;
+    if (call && program_write_inputs(pr->in, lab, d, made, call, &bad) != 0) {
+        program_bad_input(out, &bad);
         call = NULL;
     }
-    /* Replay, and every answer checked: first with the CPU backend's safety checks where the
-     * dataset is small enough (a race or a stray access is unsafe on every backend), then on
-     * the backend asked for, unless the checked replay was already that or its verdict is the
-     * program's doing. */
-    if (call) {
-        replay_job job = {c, p, &pc, &cap, work, in, opts->time, NULL, 0, false, 0, 0, false, 0};
-        int64_t elements = 0, macs = 0;
-        job_size(&job, &g, &elements, &macs);
-        bool safety = opts->safety && elements <= RUNNER_PROGRAM_SAFETY_MAX_ELEMENTS &&
-                      (double)macs <= RUNNER_SAFETY_MAX_MACS;
-        bool incomplete = false; /* the checked replay timed out, and a GPU's run decides */
-        runner_config counted = *c;
-        if (opts->diagnose) {
-            /* The model's counts: one sampled replay on the CPU backend, nothing else. */
-            counted.backend = RUNNER_CPU;
-            counted.reps = 1;
-            job = (replay_job){&counted, p, &pc, &cap, work, in, false, opts->diagnose,
-                               opts->sample_blocks, opts->sample_last, opts->sample_seed,
-                               opts->slowdown, false, opts->busy_ms};
-            /* Unsampled: diagnose's report, whose verdict is the answer's, judged as the
-             * safety checks judge it. */
-            job.answer_computed = opts->sample_blocks == 0 && lab->answer == RUNNER_ANSWER_SUM;
-            safety = false;
-        }
-        if (safety) {
-            runner_config cpu = *c;
-            cpu.backend = RUNNER_CPU;
-            cpu.reps = 1;
-            char diag[PATH_MAX + 16];
-            snprintf(diag, sizeof diag, "%.4000s/diag.json", work);
-            replay_job checked = job;
-            checked.c = &cpu;
-            checked.time = false;
-            checked.diagnose = diag;
-            checked.sample_blocks = 0;
-            /* A reduction's partial results are summed: the input copied back would add up
-             * to the answer, so what came from an input is not taken for the device's. */
-            checked.answer_computed = lab->answer == RUNNER_ANSWER_SUM;
-            rc = replay_once(&checked, elements, macs, out, err);
-            char *text = rc == 0 ? files_read(diag, NULL) : NULL;
-            cJSON *doc = text ? cJSON_Parse(text) : NULL;
-            runner_safety_judge(text, doc, out);
-            cJSON_Delete(doc);
-            if (rc == 0 && !runner_safety_final(out->verdict) && c->backend != RUNNER_CPU) {
-                incomplete = out->verdict == TL_VERDICT_TIMEOUT;
-                runner_result_free(out);
-                memset(out, 0, sizeof *out);
-                out->calls[CAPLOG_CALL_PROGRAM].run = true;
-                out->calls[CAPLOG_CALL_PROGRAM].verdict = TL_VERDICT_PASS;
-                safety = false;
-            }
-        }
-        if (rc == 0 && !safety)
-            rc = replay_once(&job, elements, macs, out, err);
-        if (rc == 0 && incomplete)
-            runner_safety_incomplete(out);
-    } else if (out->verdict == TL_VERDICT_PASS && rc == 0) {
+    if (call)
+        rc = replay_program(c, p, lab, opts, pr, out, err);
+    else if (out->verdict == TL_VERDICT_PASS && rc == 0) {
         out->verdict = TL_VERDICT_ERROR;
         snprintf(out->detail, sizeof out->detail, "the capture holds no program run");
     }
-    out->shape = (tl_size){pc.rows, 1, pc.cols};
-    if (captured)
-        runner_capture_free(&cap);
-    program_generated_free(&g);
-    tl_matrix_free(&inputs[0]);
-    tl_matrix_free(&inputs[1]);
-    files_remove_tree(work);
+    out->shape = (tl_size){pr->pc.rows, 1, pr->pc.cols};
+    program_run_free(pr);
+    free(pr);
     return rc;
 }

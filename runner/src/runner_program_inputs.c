@@ -1,8 +1,15 @@
 /* A whole program's dataset as the runner gives it: stubs of its input files for the capture,
- * and each input as the program's import read it for the replay (runner_program_inputs.h). */
+ * each input as the program's import read it for the replay, and the expected output the
+ * answers are checked against (runner_program_inputs.h). */
 #include "runner_program_inputs.h"
+#include "runner_sandbox.h"
 
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 
 static bool ends_with(const char *s, const char *tail)
@@ -122,3 +129,127 @@ void program_generated_free(program_generated *g)
     tl_product_ref_free(&g->ref);
 }
 
+/* ---- one program run's dataset and capture ------------------------------------------------ */
+
+/* The expected output's shape, and for the bound of a product its inputs. */
+static int prepare_check(const runner_program_lab *lab, const runner_dataset *d,
+                         program_generated *g, tl_matrix inputs[2], program_check *pc,
+                         char *expected, size_t size, tl_error *err)
+{
+    memset(pc, 0, sizeof *pc);
+    pc->lab = lab;
+    if (tl_answer_type_parse(lab->type, &pc->spec.type) != 0)
+        return tl_error_set(err, "unknown answer type \"%s\"", lab->type);
+    pc->spec.tolerance = lab->tolerance;
+    if (g->made) {
+        pc->ref = &g->ref;
+        pc->rows = g->in[0].rows;
+        pc->cols = g->in[1].cols;
+        pc->channels = 1;
+        return 0;
+    }
+    snprintf(expected, size, "%.3000s/%.1000s", d->dir, lab->output);
+    pc->expected = expected;
+    tl_import e;
+    tl_import_kind kind = tl_answer_import_kind(pc->spec.type);
+    if (tl_import_file(expected, kind == TL_IMPORT_INTEGER ? TL_IMPORT_REAL : kind, &e, err) != 0)
+        return -1;
+    pc->rows = e.rows;
+    pc->cols = e.cols;
+    pc->channels = e.channels;
+    tl_import_free(&e);
+    if (pc->spec.type == TL_ANSWER_MATRIX && lab->tolerance == TL_TOLERANCE_BOUND &&
+        lab->ninputs >= 2) {
+        for (int i = 0; i < 2; i++) {
+            char path[PATH_MAX];
+            snprintf(path, sizeof path, "%.3000s/%.1000s", d->dir, lab->inputs[i]);
+            if (tl_matrix_read(path, &inputs[i], err) != 0)
+                return -1;
+        }
+        pc->spec.A = &inputs[0];
+        pc->spec.B = &inputs[1];
+    }
+    return 0;
+}
+
+static int make_dirs(char *work, size_t size, char *stubs, char *in, tl_error *err)
+{
+    if (sandbox_work_dir(work, size, "program") != 0)
+        return tl_error_set(err, "cannot make a folder for the program's run");
+    snprintf(stubs, PATH_MAX, "%.4000s/stubs", work);
+    snprintf(in, PATH_MAX, "%.4000s/in", work);
+    if (chmod(work, 0755) != 0 || mkdir(stubs, 0755) != 0 || mkdir(in, 0755) != 0)
+        return tl_error_set(err, "cannot make a folder for the program's run");
+    return 0;
+}
+
+
+void program_bad_input(runner_result *out, const tl_error *bad)
+{
+    out->verdict = TL_VERDICT_BAD_INPUT;
+    snprintf(out->detail, sizeof out->detail, "%s", bad->msg);
+}
+
+int program_prepare(const runner_program_lab *lab, const runner_dataset *d, program_run *pr,
+                    runner_result *out, tl_error *err)
+{
+    tl_error bad;
+    if (d->generated && program_generate(d, &pr->g, err) != 0)
+        return -1;
+    for (int i = 0; i < lab->ninputs; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%.3000s/%.1000s", d->dir ? d->dir : "", lab->inputs[i]);
+        const tl_matrix *made = pr->g.made && i < 2 ? &pr->g.in[i] : NULL;
+        if (program_write_stub(pr->stubs, i, path, made, &bad) != 0) {
+            program_bad_input(out, &bad);
+            return 0;
+        }
+    }
+    char line[64];
+    snprintf(line, sizeof line, "%s expected 0 0 0\n", CAPLOG_STUB_MAGIC);
+    snprintf(pr->expected, sizeof pr->expected, "%.4000s/expected", pr->stubs);
+    if (tl_write_file_atomic(pr->expected, line, strlen(line), err) != 0)
+        return -1;
+    if (prepare_check(lab, d, &pr->g, pr->inputs, &pr->pc, pr->expected, sizeof pr->expected,
+                      &bad) != 0)
+        program_bad_input(out, &bad);
+    return 0;
+}
+
+int program_capture(const runner_config *c, const runner_program *p,
+                    const runner_program_lab *lab, program_run *pr, runner_result *out,
+                    tl_error *err)
+{
+    runner_outcome o = {0};
+    if (runner_capture_program(c, p, pr->stubs, lab->ninputs, lab->type, &pr->cap, &o) != 0)
+        return tl_error_set(err, "the program's capture could not be run");
+    pr->captured = true;
+    if (o.verdict != TL_VERDICT_PASS) {
+        out->verdict = o.verdict;
+        snprintf(out->detail, sizeof out->detail, "%s", o.detail);
+    }
+    const runner_capture *cap = &pr->cap;
+    if (cap->out || cap->err) {
+        size_t n = strlen(cap->out ? cap->out : "") + strlen(cap->err ? cap->err : "") + 1;
+        out->kernel_output = malloc(n);
+        if (out->kernel_output)
+            snprintf(out->kernel_output, n, "%s%s", cap->out ? cap->out : "",
+                     cap->err ? cap->err : "");
+    }
+    return 0;
+}
+
+int program_run_open(program_run *pr, tl_error *err)
+{
+    return make_dirs(pr->work, sizeof pr->work, pr->stubs, pr->in, err);
+}
+
+void program_run_free(program_run *pr)
+{
+    if (pr->captured)
+        runner_capture_free(&pr->cap);
+    program_generated_free(&pr->g);
+    tl_matrix_free(&pr->inputs[0]);
+    tl_matrix_free(&pr->inputs[1]);
+    files_remove_tree(pr->work);
+}

@@ -1,5 +1,6 @@
 /* Inside the runner: a whole program's dataset, as runner_program.c hands it to the capture
- * (stubs) and to the replayer (each input's bytes), and a generated matrix product's. */
+ * (stubs) and to the replayer (each input's bytes), and a generated matrix product's; one run
+ * of a program on a dataset, up to its capture. */
 #ifndef TILELAB_RUNNER_PROGRAM_INPUTS_H
 #define TILELAB_RUNNER_PROGRAM_INPUTS_H
 
@@ -24,5 +25,42 @@ int program_write_stub(const char *dir, int index, const char *file, const tl_ma
  * matrix) as the program imported it, exactly the bytes its import took. */
 int program_write_inputs(const char *dir, const runner_program_lab *lab, const runner_dataset *d,
                          const tl_matrix *gen, const caplog_call *call, tl_error *err);
+
+/* How a program's answer is checked: the lab's rule, the recorded call, and the expected
+ * output (a file, or a generated product's reference) with its shape. */
+typedef struct program_check {
+    const runner_program_lab *lab;
+    tl_answer_spec spec;
+    const caplog_call *call;
+    const char *expected;       /* the expected output's file */
+    const tl_product_ref *ref;  /* a generated dataset's reference (no file), or NULL */
+    int rows, cols, channels;   /* the expected output's shape */
+} program_check;
+
+/* One program run's folders and what it read, from the dataset to the last replay. */
+typedef struct program_run {
+    char work[PATH_MAX], stubs[PATH_MAX], in[PATH_MAX], expected[PATH_MAX];
+    program_generated g;
+    tl_matrix inputs[2];
+    program_check pc;
+    runner_capture cap;
+    bool captured;
+} program_run;
+
+/* The run's folders (work, stubs, in), under the sandbox's work folder. */
+int program_run_open(program_run *pr, tl_error *err);
+/* The dataset: stubs of its inputs for the capture, the expected output's shape and the
+ * reference for the check. Its files not read are bad input (the dataset's fault, not the
+ * program's), in out; -1 only when the kit failed. */
+int program_prepare(const runner_program_lab *lab, const runner_dataset *d, program_run *pr,
+                    runner_result *out, tl_error *err);
+/* The program's whole run captured on the stubs; what it printed is its kernel output. */
+int program_capture(const runner_config *c, const runner_program *p,
+                    const runner_program_lab *lab, program_run *pr, runner_result *out,
+                    tl_error *err);
+/* out's verdict bad input, with the error as its detail. */
+void program_bad_input(runner_result *out, const tl_error *bad);
+/* Frees what the run holds and removes its folders. */
+void program_run_free(program_run *pr);
 
 #endif /* TILELAB_RUNNER_PROGRAM_INPUTS_H */

@@ -150,40 +150,6 @@ static void on_bytes(void *ctx, const char *data, size_t n)
     }
 }
 
-/* ---- the dataset and its reference ------------------------------------------------------- */
-
-int runner_dataset_load(const runner_dataset *d, tl_matrix *A, tl_matrix *B, tl_product_ref *ref,
-                        tl_error *err)
-{
-    memset(A, 0, sizeof *A);
-    memset(B, 0, sizeof *B);
-    if (d->generated) {
-        if (tl_matrix_alloc(A, d->size.m, d->size.k, err) != 0 ||
-            tl_matrix_alloc(B, d->size.k, d->size.n, err) != 0)
-            return -1;
-        tl_fill_inputs(d->seed, 0, d->size, A, B);
-        return tl_product_ref_init(ref, A, B, NULL, 0, err);
-    }
-    char path[PATH_MAX];
-    tl_matrix E = {0, 0, NULL};
-    snprintf(path, sizeof path, "%.4000s/input0.raw", d->dir);
-    if (tl_matrix_read(path, A, err) != 0)
-        return -1;
-    snprintf(path, sizeof path, "%.4000s/input1.raw", d->dir);
-    if (tl_matrix_read(path, B, err) != 0)
-        return -1;
-    snprintf(path, sizeof path, "%.4000s/output.raw", d->dir);
-    if (tl_matrix_read(path, &E, err) != 0) {
-        tl_matrix_free(&E);
-        return -1;
-    }
-    int rc = tl_product_ref_init(ref, A, B, &E, 0, err);
-    tl_matrix_free(&E);
-    if (rc != 0)
-        tl_error_set(err, "%.300s: %.400s", d->dir, err->msg);
-    return rc;
-}
-
 /* ---- the replayer's summary ----------------------------------------------------------------- */
 
 static const char *str(const cJSON *o, const char *key)
@@ -459,70 +425,59 @@ static void name_failed_launch(const tl_lab *lab, const runner_capture *cap,
     free(inert);
 }
 
-int runner_replay(const runner_config *c, const runner_program *p, const runner_capture *cap,
-                  const tl_lab *lab, const runner_dataset *d, const runner_replay_opts *opts,
-                  runner_result *out, tl_error *err)
+/* A dataset the CPU backend would take too long on: not started (unsupported). */
+static bool too_large(double expected_s, runner_result *out)
 {
-    memset(out, 0, sizeof *out);
-    tl_matrix A, B;
-    tl_product_ref ref;
-    memset(&ref, 0, sizeof ref);
-    if (runner_dataset_load(d, &A, &B, &ref, err) != 0) {
-        tl_matrix_free(&A);
-        tl_matrix_free(&B);
-        out->verdict = TL_VERDICT_BAD_INPUT;
-        snprintf(out->detail, sizeof out->detail, "%s", err->msg);
-        return 0;
-    }
-    out->shape = (tl_size){A.rows, A.cols, B.cols};
-    double expected_s = cpu_expected_seconds(c, lab, out->shape, opts);
-    if (expected_s > RUNNER_CPU_MAX_SECONDS) {
-        tl_matrix_free(&A);
-        tl_matrix_free(&B);
-        tl_product_ref_free(&ref);
-        out->verdict = TL_VERDICT_UNSUPPORTED;
-        snprintf(out->detail, sizeof out->detail, "a %dx%dx%d dataset is too large for the CPU "
-                 "backend: about %.0f minutes of interpretation at the slowest expected rate "
-                 "(%.0f M thread-instructions/s); run it on a GPU (--backend gpu), or with "
-                 "--no-time, or use a smaller dataset", out->shape.m, out->shape.k, out->shape.n,
-                 expected_s / 60, RUNNER_CPU_RATE_FLOOR / 1e6);
-        return 0;
-    }
-    int timeout_s = replay_timeout(c, expected_s);
+    if (expected_s <= RUNNER_CPU_MAX_SECONDS)
+        return false;
+    out->verdict = TL_VERDICT_UNSUPPORTED;
+    snprintf(out->detail, sizeof out->detail, "a %dx%dx%d dataset is too large for the CPU "
+             "backend: about %.0f minutes of interpretation at the slowest expected rate "
+             "(%.0f M thread-instructions/s); run it on a GPU (--backend gpu), or with "
+             "--no-time, or use a smaller dataset", out->shape.m, out->shape.k, out->shape.n,
+             expected_s / 60, RUNNER_CPU_RATE_FLOOR / 1e6);
+    return true;
+}
+
+/* The calls the replay checks: each passes until a result says otherwise. */
+static void start_calls(const tl_lab *lab, const runner_replay_opts *opts, runner_result *out)
+{
     for (int k = 0; k < CAPLOG_CALL_KINDS; k++)
         out->calls[k].verdict = TL_VERDICT_PASS;
     out->calls[CAPLOG_CALL_LAUNCH].run = true;
     out->calls[CAPLOG_CALL_HOST].run = has_host_call(lab) && !opts->launch_only;
     out->calls[CAPLOG_CALL_BASELINE].run = opts->baseline && has_baseline(lab);
+}
+
+/* The replayer run in a work folder of its own holding the inputs (a generated dataset's it
+ * makes itself), every result frame checked against d's reference as it comes. */
+static int run_replayer(const runner_config *c, const runner_program *p, const runner_capture *cap,
+                        const tl_lab *lab, const runner_loaded *d, const runner_replay_opts *opts,
+                        int timeout_s, frames *f, proc_result *r, tl_error *err)
+{
     char work[PATH_MAX], in[PATH_MAX + 8];
     int rc = sandbox_work_dir(work, sizeof work, "replay");
     snprintf(in, sizeof in, "%s/in", work);
-    if (rc == 0 && chmod(work, 0755) == 0 && mkdir(in, 0755) == 0 && !d->generated)
-        rc = write_inputs(in, &A, &B, err);
-    frames f = {.ref = &ref, .rows = A.rows, .cols = B.cols, .out = out,
-                .save_output = opts->save_output};
-    f.matrix = malloc(sizeof(float) * (size_t)A.rows * (size_t)B.cols);
-    proc_result r;
-    memset(&r, 0, sizeof r);
-    if (rc == 0 && f.matrix)
-        rc = spawn(c, p, cap, lab, d, opts, work, timeout_s, &f, &r);
+    if (rc == 0 && chmod(work, 0755) == 0 && mkdir(in, 0755) == 0 && !d->from.generated)
+        rc = write_inputs(in, &d->A, &d->B, err);
+    f->matrix = malloc(sizeof(float) * (size_t)d->A.rows * (size_t)d->B.cols);
+    if (rc == 0 && f->matrix)
+        rc = spawn(c, p, cap, lab, &d->from, opts, work, timeout_s, f, r);
     else
         rc = -1;
-    tl_matrix_free(&A);
-    tl_matrix_free(&B);
-    tl_product_ref_free(&ref);
-    free(f.matrix);
+    free(f->matrix);
+    f->matrix = NULL;
     files_remove_tree(work);
-    if (rc != 0) {
-        free(f.result);
-        proc_result_free(&r);
-        return err->msg[0] ? -1 : tl_error_set(err, "cannot start the replayer");
-    }
-    out->kernel_output = r.out;
-    r.out = NULL;
-    cJSON *doc = f.result && f.result_len ? cJSON_ParseWithLength(f.result, f.result_len) : NULL;
-    free(f.result);
-    if (r.timed_out) {
+    return rc;
+}
+
+/* The verdict of a replay that ended: stopped at the time limit, ended without its result, or
+ * its summary read. */
+static void read_outcome(const tl_lab *lab, const runner_capture *cap,
+                         const runner_replay_opts *opts, const frames *f, const proc_result *r,
+                         const cJSON *doc, int timeout_s, double expected_s, runner_result *out)
+{
+    if (r->timed_out) {
         out->verdict = TL_VERDICT_TIMEOUT;
         if (expected_s > 0)
             snprintf(out->detail, sizeof out->detail, "stopped after %d s, before the kernel "
@@ -533,12 +488,12 @@ int runner_replay(const runner_config *c, const runner_program *p, const runner_
             snprintf(out->detail, sizeof out->detail, "stopped after %d s: the kernel never "
                      "finished (an endless loop, or a __syncthreads() that not every thread "
                      "reaches)", timeout_s);
-    } else if (f.protocol_error[0] || !doc) {
+    } else if (f->protocol_error[0] || !doc) {
         out->verdict = TL_VERDICT_CRASH;
         char line[300];
-        snprintf(line, sizeof line, "%.*s", (int)strcspn(r.err, "\n"), r.err);
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(r->err, "\n"), r->err);
         snprintf(out->detail, sizeof out->detail, "the replay ended without its result (%s%s%s)",
-                 f.protocol_error[0] ? f.protocol_error : r.signal ? "killed by a signal" : "exit",
+                 f->protocol_error[0] ? f->protocol_error : r->signal ? "killed by a signal" : "exit",
                  line[0] ? ": " : "", line);
     } else {
         read_summary(doc, opts, out);
@@ -547,9 +502,52 @@ int runner_replay(const runner_config *c, const runner_program *p, const runner_
         if (out->verdict == TL_VERDICT_WRONG)
             name_failed_launch(lab, cap, opts, out);
     }
+}
+
+int runner_replay_loaded(const runner_config *c, const runner_program *p,
+                         const runner_capture *cap, const tl_lab *lab, const runner_loaded *d,
+                         const runner_replay_opts *opts, runner_result *out, tl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->shape = d->shape;
+    double expected_s = cpu_expected_seconds(c, lab, out->shape, opts);
+    if (too_large(expected_s, out))
+        return 0;
+    int timeout_s = replay_timeout(c, expected_s);
+    start_calls(lab, opts, out);
+    frames f = {.ref = &d->ref, .rows = d->A.rows, .cols = d->B.cols, .out = out,
+                .save_output = opts->save_output};
+    proc_result r;
+    memset(&r, 0, sizeof r);
+    if (run_replayer(c, p, cap, lab, d, opts, timeout_s, &f, &r, err) != 0) {
+        free(f.result);
+        proc_result_free(&r);
+        return err->msg[0] ? -1 : tl_error_set(err, "cannot start the replayer");
+    }
+    out->kernel_output = r.out;
+    r.out = NULL;
+    cJSON *doc = f.result && f.result_len ? cJSON_ParseWithLength(f.result, f.result_len) : NULL;
+    free(f.result);
+    read_outcome(lab, cap, opts, &f, &r, doc, timeout_s, expected_s, out);
     cJSON_Delete(doc);
     proc_result_free(&r);
     return 0;
+}
+
+int runner_replay(const runner_config *c, const runner_program *p, const runner_capture *cap,
+                  const tl_lab *lab, const runner_dataset *d, const runner_replay_opts *opts,
+                  runner_result *out, tl_error *err)
+{
+    runner_loaded data;
+    if (runner_loaded_read(d, &data, err) != 0) {
+        memset(out, 0, sizeof *out);
+        out->verdict = TL_VERDICT_BAD_INPUT;
+        snprintf(out->detail, sizeof out->detail, "%s", err->msg);
+        return 0;
+    }
+    int rc = runner_replay_loaded(c, p, cap, lab, &data, opts, out, err);
+    runner_loaded_free(&data);
+    return rc;
 }
 
 void runner_result_free(runner_result *r)

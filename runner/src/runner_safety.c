@@ -46,14 +46,8 @@ void runner_safety_incomplete(runner_result *out)
 }
 
 int runner_safety(const runner_config *c, const runner_program *p, const runner_capture *cap,
-                  const tl_lab *lab, const runner_dataset *d, runner_result *out, tl_error *err)
-{
-    return runner_safety_save(c, p, cap, lab, d, NULL, out, err);
-}
-
-int runner_safety_save(const runner_config *c, const runner_program *p, const runner_capture *cap,
-                       const tl_lab *lab, const runner_dataset *d, const char *save_output,
-                       runner_result *out, tl_error *err)
+                  const tl_lab *lab, const runner_loaded *d, const char *save_output,
+                  runner_result *out, tl_error *err)
 {
     runner_config cpu = *c;
     cpu.backend = RUNNER_CPU;
@@ -66,7 +60,7 @@ int runner_safety_save(const runner_config *c, const runner_program *p, const ru
     char path[sizeof work + 16];
     snprintf(path, sizeof path, "%s/diag.json", work);
     runner_replay_opts opts = {.time = false, .diagnose = path, .save_output = save_output};
-    int rc = runner_replay(&cpu, p, cap, lab, d, &opts, out, err);
+    int rc = runner_replay_loaded(&cpu, p, cap, lab, d, &opts, out, err);
     char *text = rc == 0 ? files_read(path, NULL) : NULL;
     cJSON *diag = text ? cJSON_Parse(text) : NULL;
     files_remove_tree(work);

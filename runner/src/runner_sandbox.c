@@ -218,6 +218,14 @@ void runner_config_set_timeout(runner_config *c, int replay_timeout_s)
                                                                    : RUNNER_CAPTURE_MAX_S;
 }
 
+bool runner_config_after_timeout(runner_config *c)
+{
+    if (c->replay_timeout_s <= RUNNER_TIMEOUT_AFTER_A_TIMEOUT_S)
+        return false;
+    c->replay_timeout_s = RUNNER_TIMEOUT_AFTER_A_TIMEOUT_S;
+    return true;
+}
+
 void runner_config_default(runner_config *c, runner_backend backend)
 {
     memset(c, 0, sizeof *c);

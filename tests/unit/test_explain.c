@@ -234,7 +234,10 @@ Test(explain_map, counts_the_saved_result_per_block_of_the_launch, .init = scrat
     explain_map m;
     tl_error err;
     runner_dataset d = {.dir = g_dir};
-    cr_assert_eq(explain_map_build(&m, &d, at("P.raw"), &log, &r, &err), 0, "%s", err.msg);
+    runner_loaded data;
+    cr_assert_eq(runner_loaded_read(&d, &data, &err), 0, "%s", err.msg);
+    cr_expect(data.shape.m == J && data.shape.k == K && data.shape.n == L);
+    cr_assert_eq(explain_map_build(&m, &data.ref, at("P.raw"), &log, &r, &err), 0, "%s", err.msg);
     cr_expect(m.from_launch);
     cr_expect_eq(m.tile_cols, 8);
     cr_expect_eq(m.tile_rows, 4);
@@ -252,17 +255,18 @@ Test(explain_map, counts_the_saved_result_per_block_of_the_launch, .init = scrat
     caplog_free(&log);
     /* No launch recorded (a grid of 0 blocks is refused): tiles of the default size. */
     caplog_init(&log);
-    cr_assert_eq(explain_map_build(&m, &d, at("P.raw"), &log, &r, &err), 0, "%s", err.msg);
+    cr_assert_eq(explain_map_build(&m, &data.ref, at("P.raw"), &log, &r, &err), 0, "%s", err.msg);
     cr_expect(!m.from_launch);
     cr_expect_eq(m.tile_rows, EXPLAIN_MAP_DEFAULT_TILE);
     cr_expect_eq(m.wrong_tiles, 2);
     explain_map_free(&m);
     /* A result of another shape is refused, naming the file. */
     write_matrix("Q.raw", L, J, P);
-    cr_expect_eq(explain_map_build(&m, &d, at("Q.raw"), &log, &r, &err), -1);
+    cr_expect_eq(explain_map_build(&m, &data.ref, at("Q.raw"), &log, &r, &err), -1);
     cr_expect(strstr(err.msg, "Q.raw: P is 12 x 20, the product is 20 x 12") != NULL, "%s",
               err.msg);
     caplog_free(&log);
+    runner_loaded_free(&data);
 }
 
 Test(run_report, escapes_everything_and_draws_a_map_per_wrong_dataset, .init = scratch_init,

@@ -174,6 +174,59 @@ Test(proc, descriptor_three_is_the_result_pipe_when_asked)
     proc_result_free(&r);
 }
 
+Test(judge, the_checked_replay_decides_unless_more_is_asked_or_a_gpu_runs)
+{
+    tl_verdict final[] = {TL_VERDICT_UNSAFE, TL_VERDICT_WRONG, TL_VERDICT_CRASH,
+                          TL_VERDICT_REFUSED};
+    for (size_t i = 0; i < sizeof final / sizeof *final; i++)
+        for (int more = 0; more < 2; more++) {
+            cr_expect(!runner_replay_again(RUNNER_GPU, more, final[i]), "%s",
+                      tl_verdict_name(final[i]));
+            cr_expect(!runner_replay_again(RUNNER_CPU, more, final[i]), "%s",
+                      tl_verdict_name(final[i]));
+        }
+    /* A GPU's own run decides, whatever was asked of it. */
+    cr_expect(runner_replay_again(RUNNER_GPU, false, TL_VERDICT_PASS));
+    cr_expect(runner_replay_again(RUNNER_GPU, false, TL_VERDICT_TIMEOUT));
+    /* The CPU backend: the checked replay was this backend's; grade and run --no-time stop. */
+    cr_expect(!runner_replay_again(RUNNER_CPU, false, TL_VERDICT_PASS));
+    cr_expect(!runner_replay_again(RUNNER_CPU, false, TL_VERDICT_TIMEOUT));
+    /* Timed (or lab 05's baseline): replayed again, unless the checks already timed out. */
+    cr_expect(runner_replay_again(RUNNER_CPU, true, TL_VERDICT_PASS));
+    cr_expect(!runner_replay_again(RUNNER_CPU, true, TL_VERDICT_TIMEOUT));
+}
+
+Test(judge, a_dataset_is_loaded_once_with_its_shape_and_reference)
+{
+    runner_loaded d;
+    tl_error err;
+    runner_dataset generated = {.generated = true, .seed = 7, .size = {5, 3, 4}};
+    cr_assert_eq(runner_loaded_read(&generated, &d, &err), 0, "%s", err.msg);
+    cr_expect(d.shape.m == 5 && d.shape.k == 3 && d.shape.n == 4);
+    cr_expect(d.ref.expected.rows == 5 && d.ref.expected.cols == 4);
+    cr_expect(d.from.generated && d.from.seed == 7);
+    runner_loaded_free(&d);
+    /* A folder that is not there: the error names it, and nothing is held. */
+    runner_dataset missing = {.dir = "/nonexistent/tilelab-dataset"};
+    cr_expect_eq(runner_loaded_read(&missing, &d, &err), -1);
+    cr_expect(strstr(err.msg, "/nonexistent/tilelab-dataset") != NULL, "%s", err.msg);
+    cr_expect_null(d.A.data);
+    cr_expect_null(d.ref.expected.data);
+    runner_loaded_free(&d);
+}
+
+Test(config, after_a_timeout_the_limit_is_lowered_never_raised)
+{
+    runner_config c;
+    runner_config_default(&c, RUNNER_GPU);
+    cr_expect(runner_config_after_timeout(&c));
+    cr_expect_eq(c.replay_timeout_s, RUNNER_TIMEOUT_AFTER_A_TIMEOUT_S);
+    cr_expect(!runner_config_after_timeout(&c));
+    runner_config_set_timeout(&c, 3);
+    cr_expect(!runner_config_after_timeout(&c));
+    cr_expect_eq(c.replay_timeout_s, 3);
+}
+
 Test(config, a_capture_gets_the_replay_limit_up_to_its_own_cap)
 {
     runner_config c;
