@@ -451,7 +451,9 @@ void runner_result_free(runner_result *r);
  * imports would have read them, every run's answer checked here against the dataset's expected
  * output by the lab's rule (tl_check_answer; the sum of the partial results for answer "sum").
  * `d` a dataset folder holding lab->inputs and lab->output, or a generated matrix product.
- * The verdict and the program call's results are in out (calls[CAPLOG_CALL_PROGRAM]); returns
+ * Judged by runner_judge's rule (the safety checks, then a replay where runner_replay_again
+ * says so), written once for both. The verdict and the program call's results are in out
+ * (calls[CAPLOG_CALL_PROGRAM]); returns
  * -1 only when the kit itself failed (err). */
 typedef struct runner_program_opts {
     bool time;    /* time the kernels (warm-up and c->reps timed runs, every answer checked) */
