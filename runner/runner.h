@@ -369,7 +369,8 @@ typedef struct runner_dataset {
 
 /* A dataset loaded once, for all one judgement of it needs: the inputs the replayer is given,
  * their shape (the capture's), and the reference product with each element's error bound,
- * computed once, which checks every run's result and draws the map of a wrong P. */
+ * computed once, which checks every run's result and draws the map of a wrong P. A whole
+ * program's generated matrix product (a matrix lab's performance dataset) is loaded as one too. */
 typedef struct runner_loaded {
     runner_dataset from;  /* where it came from (a folder's path stays the caller's) */
     tl_size shape;

@@ -249,7 +249,8 @@ typedef struct replay_job {
 } replay_job;
 
 /* The dataset's elements (inputs and answer) and multiply-adds (matrix labs), for the limits. */
-static void job_size(const replay_job *j, const program_generated *g, int64_t *elements, int64_t *macs)
+static void job_size(const replay_job *j, const runner_loaded *g, int64_t *elements,
+                     int64_t *macs)
 {
     const program_check *pc = j->pc;
     *elements = (int64_t)pc->rows * pc->cols * pc->channels;
@@ -258,7 +259,7 @@ static void job_size(const replay_job *j, const program_generated *g, int64_t *e
     *macs = 0;
     if (pc->spec.type == TL_ANSWER_MATRIX)
         *macs = (int64_t)pc->rows * pc->cols *
-                (pc->spec.A ? pc->spec.A->cols : g->made ? g->in[0].cols : 1);
+                (pc->spec.A ? pc->spec.A->cols : g->from.generated ? g->A.cols : 1);
 }
 
 /* The replayer's command line for a job, and its time limit. */
@@ -536,7 +537,7 @@ int runner_program_run(const runner_config *c, const runner_program *p,
                                   : NULL;
     pr->pc.call = call;
     tl_error bad;
-    const tl_matrix *made = pr->g.made ? pr->g.in : NULL;
+    const runner_loaded *made = pr->g.from.generated ? &pr->g : NULL;
     if (call && program_write_inputs(pr->in, lab, d, made, call, &bad) != 0) {
         program_bad_input(out, &bad);
         call = NULL;
