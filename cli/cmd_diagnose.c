@@ -350,9 +350,8 @@ static int diagnose_file(const tl_lab *lab, const char *source, const char *data
 /* What diagnose looks at: the lab (one of the kit's, or a lab.json's programs), the file, the
  * dataset, and whether the file is a whole libwb program. */
 typedef struct target {
-    const tl_lab *lab;          /* a matrix lab, or NULL (a lab.json) */
-    runner_program_lab program; /* whole: the description the program is run by */
-    bool whole;
+    runner_lab lab;
+    bool whole;                 /* the file is a whole libwb program */
     const char *name;           /* the lab's, as the report names it */
     char src[PATH_MAX], ref[PATH_MAX], ds[PATH_MAX];
 } target;
@@ -361,14 +360,12 @@ static int resolve(const char *lab_arg, const char *source, bool solution, bool 
                    const char *dataset, target *t)
 {
     memset(t, 0, sizeof *t);
-    runner_lab lab;
     tl_error err;
-    int rc = cli_lab_resolve("diagnose", lab_arg, true, &lab);
+    int rc = cli_lab_resolve("diagnose", lab_arg, true, &t->lab);
     if (rc != 0)
         return rc;
-    t->lab = lab.matrix;
-    if (!runner_lab_shipped(&lab)) {
-        t->program = lab.described;
+    const tl_lab *lab = runner_lab_matrix(&t->lab);
+    if (!runner_lab_shipped(&t->lab)) {
         if (!source || solution)
             return cli_fail("diagnose: a lab described by %s has no template of tilelab's: give "
                             "the program with --source FILE", lab_arg);
@@ -376,35 +373,30 @@ static int resolve(const char *lab_arg, const char *source, bool solution, bool 
     }
     if (solution && source)
         return cli_fail("diagnose: --solution and --source are two different files; pick one");
-    if (t->lab)
-        snprintf(t->ref, sizeof t->ref, "%.3000s/solutions/%s/solution.cu", cli_root(),
-                 t->lab->id);
+    t->name = runner_lab_name(&t->lab);
+    if (runner_lab_shipped(&t->lab))
+        snprintf(t->ref, sizeof t->ref, "%.3000s/solutions/%s/solution.cu", cli_root(), t->name);
     if (source)
         snprintf(t->src, sizeof t->src, "%s", source);
     else if (solution)
         snprintf(t->src, sizeof t->src, "%s", t->ref);
     else
-        snprintf(t->src, sizeof t->src, "%.3000s/labs/%s/template.cu", cli_root(), t->lab->id);
+        snprintf(t->src, sizeof t->src, "%.3000s/labs/%s/template.cu", cli_root(), t->name);
     if (access(t->src, R_OK) != 0)
         return cli_fail("%s: cannot read the source file", cli_shown(t->src));
     t->whole = t->whole || libwb || runner_source_defines_main(t->src);
-    if (t->whole && t->lab) {
-        char datasets[PATH_MAX];
-        runner_lab_datasets(&lab, cli_root(), datasets, sizeof datasets);
-        runner_program_lab_for(t->lab, datasets, &t->program);
-    }
-    t->name = t->lab ? t->lab->id : t->program.name;
+    char datasets[PATH_MAX];
+    runner_lab_datasets(&t->lab, cli_root(), datasets, sizeof datasets);
     if (dataset)
         snprintf(t->ds, sizeof t->ds, "%s", dataset);
-    else if (!t->lab && diagnose_program_dataset(&t->program, t->ds, sizeof t->ds) != 0)
+    else if (!lab && diagnose_program_dataset(&t->lab, t->ds, sizeof t->ds) != 0)
         return cli_fail("diagnose: no dataset in %s (a folder per dataset, holding %s)",
-                        cli_shown(t->program.datasets), t->program.inputs[0]);
-    else if (t->lab && !t->lab->diagnose_dataset)
+                        cli_shown(datasets), runner_lab_dataset_marker(&t->lab));
+    else if (lab && !lab->diagnose_dataset)
         return cli_fail("diagnose: lab %s has no default dataset: give --dataset DIR", t->name);
-    else if (t->lab)
-        snprintf(t->ds, sizeof t->ds, "%.3000s/datasets/%s/%s", cli_root(), t->lab->id,
-                 t->lab->diagnose_dataset);
-    if (t->whole && !diagnose_program_is_dataset(&t->program, t->ds, &err))
+    else if (lab)
+        snprintf(t->ds, sizeof t->ds, "%.3000s/%s", datasets, lab->diagnose_dataset);
+    if (t->whole && !diagnose_program_is_dataset(&t->lab, t->ds, &err))
         return cli_fail("%s", err.msg);
     if (!t->whole && !cli_is_dataset(t->ds))
         return cli_fail("%s: not a dataset folder (expected input0.raw, input1.raw, output.raw)",
@@ -425,9 +417,9 @@ static void print_json(const target *t, const runner_result *result, cJSON *mine
     cJSON_AddItemToObject(doc, "diagnosis", mine);
     if (reference)
         cJSON_AddItemToObject(doc, "reference", reference);
-    if (t->lab) {
+    if (runner_lab_matrix(&t->lab)) {
         cJSON *pj = cJSON_AddObjectToObject(doc, "prediction");
-        tl_size size = session_predicted_size(t->lab);
+        tl_size size = session_predicted_size(runner_lab_matrix(&t->lab));
         cJSON_AddNumberToObject(pj, "m", size.m);
         cJSON_AddNumberToObject(pj, "k", size.k);
         cJSON_AddNumberToObject(pj, "n", size.n);
@@ -460,7 +452,7 @@ static void print_report(const target *t, const runner_result *result, const cJS
 /* The file replayed with every check on, beside the reference's traffic, and reported. */
 static int diagnose(const target *t, bool json)
 {
-    const tl_lab *lab = t->lab;
+    const tl_lab *lab = runner_lab_matrix(&t->lab);
     cJSON *mine = NULL, *reference = NULL;
     runner_result result, ref_result;
     memset(&ref_result, 0, sizeof ref_result);
@@ -468,7 +460,7 @@ static int diagnose(const target *t, bool json)
     memset(pred, 0, sizeof pred);
     char *counts = NULL;
     int rc = t->whole
-                 ? diagnose_program(&t->program, lab, t->src, t->ds, json, &mine, &result, pred)
+                 ? diagnose_program(&t->lab, t->src, t->ds, json, &mine, &result, pred)
                  : diagnose_file(lab, t->src, t->ds, json, &mine, &result, pred, &counts);
     if (rc != TL_EXIT_OK)
         return rc;
@@ -513,8 +505,9 @@ static void print_report(const target *t, const runner_result *result, const cJS
     print_findings(mine, result->verdict == TL_VERDICT_TIMEOUT);
     print_instructions(mine);
     print_traffic(mine, reference);
-    if (t->lab)
-        print_predictions(t->lab, pred, counts, !t->whole && t->lab->baseline);
+    const tl_lab *lab = runner_lab_matrix(&t->lab);
+    if (lab)
+        print_predictions(lab, pred, counts, !t->whole && lab->baseline);
 }
 
 static int run(int argc, char **argv)

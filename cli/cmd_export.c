@@ -105,8 +105,7 @@ static int parse(int argc, char **argv, options *o)
     int found = cli_lab_resolve("export", o->lab_name, false, &resolved);
     if (found != 0)
         return found;
-    o->request.settings.lab = resolved.matrix;
-    o->request.settings.program = runner_lab_described(&resolved);
+    o->request.settings.lab = &resolved;
     /* The image name goes into info.json as it is: keep it to what docker accepts. */
     for (const char *p = o->request.image; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || strchr("._-/:@", *p)))

@@ -156,20 +156,21 @@ static int choose_backend(grade_options *o, const char *backend)
 
 /* The performance dataset's size, and the datasets and outputs' folders unless given (into
  * datasets[PATH_MAX] and out[PATH_MAX]). */
-static int sizes_and_folders(grade_options *o, const runner_lab *lab, const char *perf,
-                             char *datasets, char *out)
+static int sizes_and_folders(grade_options *o, const char *perf, char *datasets, char *out)
 {
+    const runner_lab *lab = o->lab;
+    const tl_lab *matrix = runner_lab_matrix(lab);
     tl_error err;
     if (!runner_lab_shipped(lab) && perf && strcmp(perf, "2048") != 0)
         return cli_fail("--perf-size: a lab.json's class is not timed against a reference");
     if (!perf)
-        o->perf_size = o->lab ? o->lab->perf : (tl_size){2048, 2048, 2048};
+        o->perf_size = runner_lab_perf_size(lab);
     else if (tl_size_parse(perf, &o->perf_size, &err) != 0)
         return cli_fail("--perf-size: %s", err.msg);
-    if (o->lab && o->lab->square &&
+    if (matrix && matrix->square &&
         (o->perf_size.m != o->perf_size.k || o->perf_size.k != o->perf_size.n))
         return cli_fail("--perf-size: lab %s multiplies square matrices; give one size N",
-                        o->lab->id);
+                        runner_lab_name(lab));
     if (!o->datasets) {
         runner_lab_datasets(lab, cli_root(), datasets, PATH_MAX);
         o->datasets = datasets;
@@ -204,9 +205,8 @@ static int run(int argc, char **argv)
     static runner_lab resolved;
     if ((rc = cli_lab_resolve("grade", n.lab, false, &resolved)) != 0)
         return rc;
-    o.lab = resolved.matrix;
-    o.program = runner_lab_described(&resolved);
-    if (o.program && o.libwb)
+    o.lab = &resolved;
+    if (runner_lab_described(o.lab) && o.libwb)
         return cli_fail("grade: --libwb is for a matrix lab; a lab.json's submissions are "
                         "whole programs already");
     if ((o.partition || o.gres || o.array_limit || o.slurm_time) && !o.slurm)
@@ -217,7 +217,7 @@ static int run(int argc, char **argv)
                         "slurm-client)");
     char datasets[PATH_MAX], out[PATH_MAX];
     if ((rc = choose_backend(&o, n.backend)) != 0 ||
-        (rc = sizes_and_folders(&o, &resolved, n.perf, datasets, out)) != 0)
+        (rc = sizes_and_folders(&o, n.perf, datasets, out)) != 0)
         return rc;
     tl_error err;
     rc = grade_class(&o, &err);

@@ -98,14 +98,13 @@ static const char usage[] =
 enum { EXIT_NO_DEVICE = 4 };
 
 typedef struct options {
-    const tl_lab *lab;
+    runner_lab lab;             /* one of the registry's, or a lab.json's (whole programs) */
     char source[PATH_MAX];
     const char *datasets[MAX_DATASETS];
     int ndatasets;
     bool json, build_only, no_time, ncu, reps_given, no_sandbox, device_debug, safety, fail_fast;
     bool watch, libwb;
     const char *lab_arg;        /* as it was named */
-    runner_program_lab program; /* program.name set: a lab graded as whole libwb programs */
     int timeout, reps;
     runner_backend backend;
     bool backend_given;
@@ -191,13 +190,10 @@ static int parse(int argc, char **argv, options *o)
     if (optind + 1 < argc)
         return cli_fail("run: one lab at a time, got \"%s\" and \"%s\"", argv[optind],
                         argv[optind + 1]);
-    runner_lab lab;
-    if ((rc = cli_lab_resolve("run", argv[optind], true, &lab)) != 0)
+    if ((rc = cli_lab_resolve("run", argv[optind], true, &o->lab)) != 0)
         return rc;
-    o->lab = lab.matrix;
-    o->lab_arg = o->lab ? o->lab->id : argv[optind];
-    if (!runner_lab_shipped(&lab)) {
-        o->program = lab.described;
+    o->lab_arg = runner_lab_shipped(&o->lab) ? runner_lab_name(&o->lab) : argv[optind];
+    if (!runner_lab_shipped(&o->lab)) {
         if (!n.source || n.solution)
             return cli_fail("run: a lab described by %s has no template of tilelab's: give the "
                             "program with --source FILE", argv[optind]);
@@ -209,19 +205,19 @@ static int parse(int argc, char **argv, options *o)
         return cli_fail("run: %s", err.msg);
     if (n.source)
         snprintf(o->source, sizeof o->source, "%s", n.source);
-    else if (!o->program.name[0])
+    else
         snprintf(o->source, sizeof o->source, "%s/%s/%s/%s", cli_root(),
-                 n.solution ? "solutions" : "labs", o->lab->id,
+                 n.solution ? "solutions" : "labs", runner_lab_name(&o->lab),
                  n.solution ? "solution.cu" : "template.cu");
     return TL_EXIT_OK;
 }
 
 /* The shipped datasets: datasets/LAB/<i>, in numeric order. Returns how many, or -1. */
-static int shipped_datasets(const tl_lab *lab, char ***out)
+static int shipped_datasets(const runner_lab *lab, char ***out)
 {
-    char dir[2048];
-    snprintf(dir, sizeof dir, "%s/datasets/%s", cli_root(), lab->id);
-    return run_dataset_folders(dir, "input0.raw", true, out);
+    char dir[PATH_MAX];
+    runner_lab_datasets(lab, cli_root(), dir, sizeof dir);
+    return run_dataset_folders(dir, runner_lab_dataset_marker(lab), true, out);
 }
 
 /* ---- one dataset's line ----------------------------------------------------------------- */
@@ -295,7 +291,8 @@ static void print_diagnosis(run_state *st, const runner_loaded *d, const runner_
     run_maps_causes(st->maps, &causes);
     if (causes.findings > 0)
         printf("        (./tilelab diagnose %s --source %s --dataset %s for the whole "
-               "report)\n", st->o.lab->id, cli_shown(st->o.source), cli_shown(d->from.dir));
+               "report)\n", runner_lab_name(&st->o.lab), cli_shown(st->o.source),
+               cli_shown(d->from.dir));
     explain_free(&causes);
 }
 
@@ -318,7 +315,8 @@ static void print_causes(run_state *st, const runner_loaded *d, const runner_res
     runner_result r;
     tl_error err;
     const session *s = &st->s;
-    if (runner_judge(&s->config, &s->program, &s->capture, st->o.lab, d, &opts, &r, &err) == 0) {
+    if (runner_judge(&s->config, &s->program, &s->capture, runner_lab_matrix(&st->o.lab), d,
+                     &opts, &r, &err) == 0) {
         char *text = files_read(path, NULL);
         print_diagnosis(st, d, result, text);
         free(text);
@@ -341,10 +339,10 @@ static int choose(run_state *st)
         return cli_fail("%s: cannot read the source file", cli_shown(o->source));
     if (o->ndatasets > 0)
         return TL_EXIT_OK;
-    st->nshipped = shipped_datasets(o->lab, &st->shipped);
+    st->nshipped = shipped_datasets(&o->lab, &st->shipped);
     if (st->nshipped <= 0)
         return cli_fail("run: no datasets in datasets/%s (make them with ./tilelab datasets %s)",
-                        o->lab->id, o->lab->id);
+                        runner_lab_name(&o->lab), runner_lab_name(&o->lab));
     for (int i = 0; i < st->nshipped && i < MAX_DATASETS; i++)
         o->datasets[o->ndatasets++] = st->shipped[i];
     return TL_EXIT_OK;
@@ -386,7 +384,7 @@ static int open_session(run_state *st, int *status)
     st->predict = o->backend == RUNNER_CPU && !o->no_time && !o->json;
     int nshapes = o->ndatasets;
     if (st->predict)
-        shapes[nshapes++] = session_predicted_size(o->lab);
+        shapes[nshapes++] = session_predicted_size(runner_lab_matrix(&o->lab));
     tl_error err;
     st->opened = true;
     if (session_open(&st->s, &so, o->source, shapes, o->build_only ? 0 : nshapes, &err) != 0) {
@@ -415,9 +413,9 @@ static int open_outputs(run_state *st)
     if (o->backend == RUNNER_CPU)
         snprintf(st->device, sizeof st->device,
                  "the CPU backend (PTX interpreter; times are emulated)");
-    st->ncu = o->ncu && !o->json && o->backend == RUNNER_GPU &&
-              o->lab->bank_conflicts && run_have_ncu();
-    st->counted = o->ncu && !o->json && o->backend == RUNNER_CPU && o->lab->bank_conflicts;
+    bool conflicts = runner_lab_matrix(&o->lab)->bank_conflicts;
+    st->ncu = o->ncu && !o->json && o->backend == RUNNER_GPU && conflicts && run_have_ncu();
+    st->counted = o->ncu && !o->json && o->backend == RUNNER_CPU && conflicts;
     st->runs = cJSON_CreateArray();
     st->first_unsafe = -1;
     if (!o->json)
@@ -451,15 +449,15 @@ static void print_dataset(run_state *st, int i, const char *save, const runner_r
                cli_shown(o->datasets[st->first_unsafe]));
     run_maps_dataset(st->maps, d, r, x, &st->s.capture.log, !again);
     if (st->ncu)
-        run_ncu_conflicts(&st->s, o->lab, d);
+        run_ncu_conflicts(&st->s, runner_lab_matrix(&o->lab), d);
     if (st->counted && r->verdict == TL_VERDICT_PASS)
-        run_counted_conflicts(&st->s, o->lab, d);
+        run_counted_conflicts(&st->s, runner_lab_matrix(&o->lab), d);
     bool explained = r->verdict == TL_VERDICT_WRONG || r->verdict == TL_VERDICT_CRASH || unsafe;
     if (!again && (r->diagnosis || (o->backend == RUNNER_CPU && explained)))
         print_causes(st, d, r);
     else if (!again && unsafe)
         printf("        (./tilelab diagnose %s --source %s --dataset %s for the whole report)\n",
-               o->lab->id, cli_shown(o->source), cli_shown(d->from.dir));
+               runner_lab_name(&o->lab), cli_shown(o->source), cli_shown(d->from.dir));
 }
 
 static void json_dataset(run_state *st, int i, const char *save, const runner_result *r,
@@ -491,8 +489,8 @@ static void run_dataset(run_state *st, int i)
                               .save_output = saved};
     runner_result r;
     tl_error err;
-    if (runner_judge(&st->s.config, &st->s.program, &st->s.capture, o->lab, &st->data[i], &opts,
-                     &r, &err) != 0)
+    if (runner_judge(&st->s.config, &st->s.program, &st->s.capture, runner_lab_matrix(&o->lab),
+                     &st->data[i], &opts, &r, &err) != 0)
         r.verdict = TL_VERDICT_ERROR;
     explanation x;
     explain_result(&x, &r, NULL);
@@ -517,7 +515,7 @@ static void print_json(run_state *st)
 {
     const options *o = &st->o;
     cJSON *doc = cJSON_CreateObject();
-    cJSON_AddStringToObject(doc, "lab", o->lab->id);
+    cJSON_AddStringToObject(doc, "lab", runner_lab_name(&o->lab));
     cJSON_AddStringToObject(doc, "source", cli_shown(o->source));
     cJSON_AddStringToObject(doc, "device", st->device);
     cJSON_AddStringToObject(doc, "backend", runner_backend_name(o->backend));
@@ -541,7 +539,7 @@ static void print_summary(run_state *st)
         printf(", %d not run (--fail-fast)", o->ndatasets - st->ran);
     putchar('\n');
     if (st->predict && st->worst == TL_VERDICT_PASS)
-        session_print_predictions(&st->s, o->lab);
+        session_print_predictions(&st->s, runner_lab_matrix(&o->lab));
 }
 
 static int finish(run_state *st)
@@ -553,7 +551,8 @@ static int finish(run_state *st)
         print_summary(st);
     int status = tl_verdict_exit_status(st->worst);
     tl_error err;
-    if (run_maps_close(st->maps, o->lab->id, cli_shown(o->source), st->device, &err) != 0)
+    if (run_maps_close(st->maps, runner_lab_name(&o->lab), cli_shown(o->source), st->device,
+                       &err) != 0)
         status = cli_fail("run: %s", err.msg);
     else if (o->report)
         fprintf(stderr, "report: %s\n", o->report);
@@ -610,18 +609,16 @@ static int run_whole_program(options *o)
     if (o->watch || o->report || o->save_outputs)
         return cli_fail("run: --watch, --report and --save-outputs are for lab files; a whole "
                         "libwb program is checked dataset by dataset");
-    if (!o->program.name[0]) {
-        char datasets[PATH_MAX];
-        snprintf(datasets, sizeof datasets, "%s/datasets/%s", cli_root(), o->lab->id);
-        runner_program_lab_for(o->lab, datasets, &o->program);
-    }
-    run_program_options po = {.lab = o->program, .lab_arg = o->lab_arg, .source = o->source,
+    char datasets[PATH_MAX];
+    runner_lab_datasets(&o->lab, cli_root(), datasets, sizeof datasets);
+    run_program_options po = {.lab_arg = o->lab_arg, .source = o->source,
                               .datasets = o->datasets, .ndatasets = o->ndatasets,
                               .backend = o->backend, .backend_given = o->backend_given,
                               .timeout = o->timeout, .reps = o->reps, .reps_given = o->reps_given,
                               .json = o->json, .no_time = o->no_time, .no_sandbox = o->no_sandbox,
                               .device_debug = o->device_debug, .build_only = o->build_only,
                               .fail_fast = o->fail_fast, .safety = o->safety};
+    runner_lab_whole(&o->lab, datasets, &po.lab);
     return run_program(&po);
 }
 
@@ -631,7 +628,7 @@ static int run(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (rc != TL_EXIT_OK)
         return rc;
-    if (o.program.name[0] || o.libwb || runner_source_defines_main(o.source))
+    if (!runner_lab_shipped(&o.lab) || o.libwb || runner_source_defines_main(o.source))
         return run_whole_program(&o);
     if (o.watch && o.json)
         return cli_fail("run: --watch is for a person at a terminal; --json is for programs");

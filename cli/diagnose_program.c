@@ -13,10 +13,20 @@
 #include <string.h>
 #include <unistd.h>
 
-int diagnose_program_dataset(const runner_program_lab *lab, char *out, size_t size)
+/* The description the lab's whole programs are run by, its datasets the kit's or its own. */
+static void whole_of(const runner_lab *lab, runner_program_lab *out)
 {
+    char datasets[PATH_MAX];
+    runner_lab_datasets(lab, cli_root(), datasets, sizeof datasets);
+    runner_lab_whole(lab, datasets, out);
+}
+
+int diagnose_program_dataset(const runner_lab *lab, char *out, size_t size)
+{
+    runner_program_lab whole;
+    whole_of(lab, &whole);
     char **found = NULL;
-    int n = run_program_datasets(lab, &found);
+    int n = run_program_datasets(&whole, &found);
     if (n <= 0)
         return -1;
     snprintf(out, size, "%s", found[n / 2]);
@@ -26,8 +36,10 @@ int diagnose_program_dataset(const runner_program_lab *lab, char *out, size_t si
     return 0;
 }
 
-bool diagnose_program_is_dataset(const runner_program_lab *lab, const char *dir, tl_error *err)
+bool diagnose_program_is_dataset(const runner_lab *of, const char *dir, tl_error *err)
 {
+    runner_program_lab whole, *lab = &whole;
+    whole_of(of, &whole);
     char path[PATH_MAX];
     for (int i = 0; i <= lab->ninputs; i++) {
         const char *name = i < lab->ninputs ? lab->inputs[i] : lab->output;
@@ -41,10 +53,11 @@ bool diagnose_program_is_dataset(const runner_program_lab *lab, const char *dir,
     return true;
 }
 
-int diagnose_program(const runner_program_lab *lab, const tl_lab *matrix, const char *source,
-                     const char *dataset, bool quiet, cJSON **diag, runner_result *result,
-                     runner_prediction *pred)
+int diagnose_program(const runner_lab *of, const char *source, const char *dataset, bool quiet,
+                     cJSON **diag, runner_result *result, runner_prediction *pred)
 {
+    runner_program_lab whole, *lab = &whole;
+    whole_of(of, &whole);
     *diag = NULL;
     memset(result, 0, sizeof *result);
     runner_config c;
@@ -101,7 +114,7 @@ int diagnose_program(const runner_program_lab *lab, const tl_lab *matrix, const 
     if (!pred)
         return TL_EXIT_OK;
     memset(pred, 0, 2 * sizeof *pred);
-    if (!matrix) {
+    if (!runner_lab_matrix(of)) {
         snprintf(pred[0].detail, sizeof pred[0].detail, "no prediction: the model predicts the "
                  "matrix labs' kernels only");
     } else if (result->verdict == TL_VERDICT_TIMEOUT) {
@@ -110,7 +123,7 @@ int diagnose_program(const runner_program_lab *lab, const tl_lab *matrix, const 
         snprintf(pred[0].detail, sizeof pred[0].detail, "no prediction: the kernel did not "
                  "finish on the dataset");
     } else {
-        runner_model_run model = runner_model_fixed(matrix->perf);
+        runner_model_run model = runner_model_fixed(runner_lab_perf_size(of));
         if (runner_program_predict(&c, &p, lab, &model, &pred[0], &err) != 0)
             snprintf(pred[0].detail, sizeof pred[0].detail, "no prediction: %.200s", err.msg);
     }

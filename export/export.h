@@ -12,8 +12,8 @@
 
 /* What a bundle grades, as its tilelab.conf tells the platform's entry script. */
 typedef struct export_settings {
-    const tl_lab *lab;                  /* a matrix lab, or NULL with `program` */
-    const runner_program_lab *program;  /* a described lab (its lab.json), or NULL */
+    const runner_lab *lab; /* one of the registry's, or one described by a lab.json; its name
+                              (runner_lab_name) is the name a bundle's files carry */
     const char *hidden; /* the hidden datasets' folder, relative to tilelab.conf; NULL: none */
     int timeout;        /* seconds one replay may take (grade --timeout) */
     bool sandbox;       /* false: graded with --no-sandbox */
@@ -40,8 +40,6 @@ typedef struct export_settings {
  * folders the build reads (not tests/), the front door, and the lab's handout, stub, reference
  * solution and datasets (not large/); then writes EXPORT_ID_FILE, a new random id. */
 int export_copy_kit(const char *root, const export_settings *s, const char *to, tl_error *err);
-/* The name a bundle's files carry: the matrix lab's id or the described lab's name. */
-const char *export_lab_name(const export_settings *s);
 /* Copies a folder of datasets into `to` (created): -1 when it holds no dataset folder (one
  * holding the file `marker`: input0.raw, or a described lab's first input). */
 int export_copy_datasets(const char *from, const char *marker, const char *to, tl_error *err);

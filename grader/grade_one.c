@@ -226,7 +226,7 @@ static int judge_dataset(const grade_state *g, const runner_loaded *data, const 
 {
     runner_judge_opts opts = {.safety = true, .time = false, .save_output = saved};
     tl_error err;
-    return runner_judge(&g->cfg, &g->p, &g->cap, g->c->o->lab, data, &opts, res, &err);
+    return runner_judge(&g->cfg, &g->p, &g->cap, runner_lab_matrix(g->c->o->lab), data, &opts, res, &err);
 }
 
 /* ---- the steps of a grading ---------------------------------------------------------------- */
@@ -243,7 +243,7 @@ static void start_entry(grade_state *g)
     grade_key(c, s, key, sizeof key);
     grade_add_text(e, "student", s->student);
     cJSON_AddStringToObject(e, "file_name", file_name);
-    cJSON_AddStringToObject(e, "lab", grade_lab_id(c));
+    cJSON_AddStringToObject(e, "lab", runner_lab_name(c->o->lab));
     grade_add_text(e, "source", s->source);
     cJSON_AddStringToObject(e, "grading_key", key);
     cJSON_AddStringToObject(e, "backend", runner_backend_name(o->backend));
@@ -253,7 +253,7 @@ static void start_entry(grade_state *g)
     char when[32];
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     cJSON_AddStringToObject(e, "graded_at", when);
-    const char *note = s->refused[0] ? s->refused : o->program && s->source[0] ? "" : s->note;
+    const char *note = s->refused[0] ? s->refused : runner_lab_described(o->lab) && s->source[0] ? "" : s->note;
     grade_add_text(e, "note", note);
     cJSON_AddStringToObject(e, "sandbox", c->sandbox);
     g->items = cJSON_CreateArray();

@@ -127,7 +127,7 @@ int grade_write_outputs(const grade_context *c, const submission *subs, int n, t
     /* Every student of the roster is in every output: one who handed nothing in with 0. */
     for (int j = 0; entries && listed && j < rows && rc == 0; j++)
         if (!listed[j] && !(entries[count++] = grader_absent_entry(c->roster.ids[j],
-                                                                   grade_lab_id(c), max)))
+                                                                   runner_lab_name(c->o->lab), max)))
             rc = tl_error_set(err, "out of memory");
     if (!entries || !listed)
         rc = tl_error_set(err, "out of memory");
@@ -136,7 +136,7 @@ int grade_write_outputs(const grade_context *c, const submission *subs, int n, t
     if (rc == 0 && c->r.leaderboard)
         rc = grader_leaderboard_rank(entries, count, err);
     if (rc == 0)
-        rc = grader_write_all(c->o->out, entries, count, grade_lab_id(c),
+        rc = grader_write_all(c->o->out, entries, count, runner_lab_name(c->o->lab),
                               c->o->roster ? &c->roster : NULL, err);
     if (rc == 0 && !c->o->quiet) {
         print_summary(entries, count);

@@ -13,7 +13,7 @@ static runner_prediction predict(const grade_state *g, runner_result *res, doubl
 {
     runner_prediction pred[2];
     tl_error err;
-    if (runner_predict_on(&g->cfg, &g->p, &g->cap, g->c->o->lab, &g->c->model, false, pred, NULL,
+    if (runner_predict_on(&g->cfg, &g->p, &g->cap, runner_lab_matrix(g->c->o->lab), &g->c->model, false, pred, NULL,
                           &err) != 0) {
         res->verdict = TL_VERDICT_ERROR;
         snprintf(res->detail, sizeof res->detail, "%s", err.msg);
@@ -33,7 +33,7 @@ static void time_on_gpu(const grade_state *g, runner_result *res, double *ms)
 {
     runner_replay_opts opts = {.time = true};
     tl_error err;
-    if (runner_replay(&g->cfg, &g->p, &g->cap, g->c->o->lab, &g->c->perf, &opts, res, &err) != 0) {
+    if (runner_replay(&g->cfg, &g->p, &g->cap, runner_lab_matrix(g->c->o->lab), &g->c->perf, &opts, res, &err) != 0) {
         res->verdict = TL_VERDICT_ERROR;
         snprintf(res->detail, sizeof res->detail, "%s", err.msg);
     }

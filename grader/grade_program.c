@@ -11,19 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The description a submission is graded by, in program mode. */
-void grade_program_lab(const grade_context *c, runner_program_lab *out)
-{
-    if (c->o->program) {
-        *out = *c->o->program;
-        return;
-    }
-    runner_program_lab_for(c->o->lab, c->o->datasets, out);
-}
-
 bool grade_is_program(const grade_context *c, const submission *s)
 {
-    if (c->o->program || c->o->libwb)
+    if (runner_lab_described(c->o->lab) || c->o->libwb)
         return true;
     char path[PATH_MAX + 300];
     snprintf(path, sizeof path, "%.3800s/%.255s", s->folder, s->source);
@@ -52,7 +42,7 @@ static cJSON *program_performance(const grade_context *c, const runner_config *c
     tl_error err;
     if (!built) {
         snprintf(detail, sizeof detail, "not run: the program does not build");
-    } else if (!c->o->lab || r->performance <= 0) {
+    } else if (!runner_lab_shipped(c->o->lab) || r->performance <= 0) {
         snprintf(detail, sizeof detail, "no points for speed in this rubric");
     } else if (passed == 0) {
         snprintf(detail, sizeof detail, "not timed: no graded dataset passed");
@@ -75,7 +65,7 @@ static cJSON *program_performance(const grade_context *c, const runner_config *c
         snprintf(detail, sizeof detail, "%s: %.800s", tl_verdict_name(res.verdict), res.detail);
     }
     double ratio = student_ms > 0 && c->reference_ms > 0 ? c->reference_ms / student_ms : 0;
-    bool model = runner_backend_about(c->o->backend)->emulated && c->o->lab;
+    bool model = runner_backend_about(c->o->backend)->emulated && runner_lab_shipped(c->o->lab);
     double scored = grader_scored_ratio(ratio, model);
     /* Slower than the time past which no backend gives points (grader_no_points_ms). */
     double frac = predicted.slower ? 0 : rubric_performance_share(r, scored);
@@ -108,7 +98,7 @@ static cJSON *program_performance(const grade_context *c, const runner_config *c
         cJSON_AddBoolToObject(perf, "slower_than", true);
     if (predicted.ok)
         cJSON_AddStringToObject(perf, "bound", pm_bound_name(predicted.bound));
-    cJSON_AddStringToObject(perf, "dataset", c->o->lab ? size : "");
+    cJSON_AddStringToObject(perf, "dataset", runner_lab_shipped(c->o->lab) ? size : "");
     cJSON_AddStringToObject(perf, "verdict", tl_verdict_name(student_ms > 0 ? TL_VERDICT_PASS
                                                                             : res.verdict));
     add_text(perf, "detail", detail);
@@ -126,7 +116,7 @@ void grade_program_datasets(const grade_context *c, const runner_config *cfg,
     runner_config pc = *cfg;
     pc.program = true;
     runner_program_lab lab;
-    grade_program_lab(c, &lab);
+    runner_lab_whole(c->o->lab, c->o->datasets, &lab);
     cJSON_AddStringToObject(e, "graded_as", "program");
     bool ok = built->verdict == TL_VERDICT_PASS;
     const rubric *r = &c->r;

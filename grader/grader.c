@@ -67,11 +67,6 @@ static int add_datasets(grade_context *c, const char *root, bool hidden, tl_erro
     return c->nds - first;
 }
 
-const char *grade_lab_id(const grade_context *c)
-{
-    return c->o->program ? c->o->program->name : c->o->lab->id;
-}
-
 /* The largest dataset file hashed: a float32 matrix of TL_MAX_ELEMENTS, written as text. */
 #define GRADE_MAX_DATASET_FILE (TL_MAX_ELEMENTS * 16)
 
@@ -91,7 +86,7 @@ static int hash_file(grade_context *c, const char *path, tl_error *err)
  * and the expected output read (bad input is found now, not once per student) and hashed. */
 static int add_program_datasets(grade_context *c, const char *root, bool hidden, tl_error *err)
 {
-    const runner_program_lab *lab = c->o->program;
+    const runner_program_lab *lab = runner_lab_described(c->o->lab);
     DIR *d = opendir(root);
     if (!d)
         return tl_error_set(err, "%s: cannot open the datasets folder", root);
@@ -180,11 +175,11 @@ static int grading_seeds(const grade_context *c, uint64_t seeds[2], tl_error *er
 /* The reference solution, replayed as every student is, on the performance dataset. */
 int grade_time_reference(grade_context *c, tl_error *err)
 {
-    if (c->o->program)
+    if (!runner_lab_shipped(c->o->lab))
         return 0; /* a described lab has no reference of tilelab's: no points for speed */
     char folder[PATH_MAX];
     const char *root = getenv("TILELAB_ROOT");
-    snprintf(folder, sizeof folder, "%.3000s/solutions/%s", root ? root : ".", c->o->lab->id);
+    snprintf(folder, sizeof folder, "%.3000s/solutions/%s", root ? root : ".", runner_lab_name(c->o->lab));
     runner_config cfg;
     grade_config(c, 0, &cfg);
     runner_program p;
@@ -206,7 +201,7 @@ int grade_time_reference(grade_context *c, tl_error *err)
         /* No GPU: the reference's H100 time as the performance model predicts it, as every
          * student's will be. */
         runner_prediction pred[2];
-        int rc = runner_predict_on(&cfg, &p, &cap, c->o->lab, &c->model, false, pred, NULL, err);
+        int rc = runner_predict_on(&cfg, &p, &cap, runner_lab_matrix(c->o->lab), &c->model, false, pred, NULL, err);
         runner_capture_free(&cap);
         runner_outcome_free(&o);
         if (rc != 0)
@@ -220,7 +215,7 @@ int grade_time_reference(grade_context *c, tl_error *err)
     }
     runner_result r;
     runner_replay_opts opts = {.time = true};
-    int rc = runner_replay(&cfg, &p, &cap, c->o->lab, &c->perf, &opts, &r, err);
+    int rc = runner_replay(&cfg, &p, &cap, runner_lab_matrix(c->o->lab), &c->perf, &opts, &r, err);
     runner_capture_free(&cap);
     runner_outcome_free(&o);
     if (rc != 0)
@@ -313,7 +308,7 @@ static void start_next(worker_pool *w)
     const grade_context *c = w->c;
     const submission *s = &w->subs[w->next++];
     /* A described lab's programs have no template.cu to be named after. */
-    if (s->note[0] && !c->o->quiet && s->source[0] && !c->o->program) {
+    if (s->note[0] && !c->o->quiet && s->source[0] && !runner_lab_described(c->o->lab)) {
         char *shown = tl_text_line(s->student, strlen(s->student));
         fprintf(stderr, "\nwarning: %s: %s\n", shown ? shown : "", s->note);
         free(shown);
@@ -391,17 +386,14 @@ int grade_prepare(grade_context *c, tl_error *err)
     char path[PATH_MAX];
     if (o->rubric)
         snprintf(path, sizeof path, "%s", o->rubric);
-    else if (o->program && o->program->rubric[0])
-        snprintf(path, sizeof path, "%s", o->program->rubric);
     else
-        snprintf(path, sizeof path, "%s/%s.rubric", TILELAB_RUBRICS,
-                 o->program ? "program" : o->lab->id);
+        runner_lab_rubric(o->lab, TILELAB_RUBRICS, path, sizeof path);
     if (rubric_read(path, &c->r, err) != 0)
         return -1;
-    if (o->program && c->r.performance > 0)
+    if (!runner_lab_shipped(o->lab) && c->r.performance > 0)
         return tl_error_set(err, "%s: performance = %g, but lab %s (a lab.json) has no reference "
                             "solution to time the programs against: set performance = 0",
-                            path, c->r.performance, o->program->name);
+                            path, c->r.performance, runner_lab_name(o->lab));
     if (o->roster && grader_roster_read(o->roster, &c->roster, err) != 0)
         return -1;
     c->metadata_submitted = NAN;
@@ -413,11 +405,11 @@ int grade_prepare(grade_context *c, tl_error *err)
                            rubric_text ? strlen(rubric_text) : 0);
     free(rubric_text);
     int (*add)(grade_context *, const char *, bool, tl_error *) =
-        o->program ? add_program_datasets : add_datasets;
+        runner_lab_described(o->lab) ? add_program_datasets : add_datasets;
     if (add(c, o->datasets, false, err) <= 0)
         return err->msg[0] ? -1 : tl_error_set(err, "%s: no datasets (folders holding %s)",
-                                               o->datasets, o->program
-                                                   ? o->program->inputs[0]
+                                               o->datasets, runner_lab_described(o->lab)
+                                                   ? runner_lab_dataset_marker(o->lab)
                                                    : "input0.raw, input1.raw, output.raw");
     if (o->hidden && add(c, o->hidden, true, err) <= 0)
         return err->msg[0] ? -1 : tl_error_set(err, "%s: no hidden datasets", o->hidden);
@@ -450,9 +442,9 @@ int grade_prepare(grade_context *c, tl_error *err)
                                   0 /* set once the reference's time is known */};
     /* One more dataset, made for this grading: a small shape that no tile divides, replayed
      * with the safety checks on as every small dataset is. */
-    if (c->nds < GRADE_MAX_DATASETS && !o->program) {
+    if (c->nds < GRADE_MAX_DATASETS && runner_lab_matrix(o->lab)) {
         grade_dataset *ds = &c->ds[c->nds++];
-        const tl_size z = o->lab->safety;
+        const tl_size z = runner_lab_matrix(o->lab)->safety;
         snprintf(ds->name, sizeof ds->name, "safety");
         ds->size = z;
         ds->generated = true;
@@ -517,14 +509,14 @@ int grade_class(const grade_options *opts, tl_error *err)
     }
     if (rc == 0)
         rc = grade_match_ids(c, subs, n, err);
-    if (rc == 0 && !opts->quiet && opts->program)
+    if (rc == 0 && !opts->quiet && runner_lab_described(opts->lab))
         fprintf(stderr, "grading %d submission(s) of %s (whole libwb programs, -t %s) on %d "
-                "dataset(s), %s backend, sandbox: %s\n", n, opts->program->name,
-                opts->program->type, c->nds, runner_backend_name(opts->backend), c->sandbox);
+                "dataset(s), %s backend, sandbox: %s\n", n, runner_lab_name(opts->lab),
+                runner_lab_described(opts->lab)->type, c->nds, runner_backend_name(opts->backend), c->sandbox);
     else if (rc == 0 && !opts->quiet)
         fprintf(stderr, "grading %d submission(s) of %s on %d dataset(s) and a %dx%dx%d "
                 "performance dataset made for this grading, %s backend, sandbox: %s\n", n,
-                opts->lab->id, c->nds, c->perf.size.m, c->perf.size.k, c->perf.size.n,
+                runner_lab_name(opts->lab), c->nds, c->perf.size.m, c->perf.size.k, c->perf.size.n,
                 runner_backend_name(opts->backend), c->sandbox);
     /* With --slurm each task times the reference on its own node, next to the student it
      * grades: the main process may run where there is no GPU. */

@@ -13,10 +13,9 @@
 
 typedef struct grade_options {
     const char *submissions; /* folder of student folders, or one submission folder */
-    const tl_lab *lab;       /* a matrix lab, or NULL with `program` */
-    /* A lab described by a lab.json (runner_program_lab): every submission is a whole libwb
-     * program, graded on the description's datasets by its rule. NULL for a matrix lab. */
-    const runner_program_lab *program;
+    /* The lab: one of the registry's, or one described by a lab.json, whose submissions are
+     * all whole libwb programs graded on the description's datasets by its rule. */
+    const runner_lab *lab;
     bool libwb;              /* a matrix lab's submissions are whole libwb programs (a file
                                 that defines main is taken for one anyway) */
     const char *datasets;    /* folder of datasets (default: the lab's shipped ones) */

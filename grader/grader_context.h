@@ -79,8 +79,6 @@ int grade_slurm_write_grading(const grade_context *c, const submission *subs, in
 /* The array's batch script: runs `tilelab-cli grade-task GRADING $SLURM_ARRAY_TASK_ID`. */
 int grade_slurm_write_script(const char *grading, const char *path, tl_error *err);
 
-/* The lab's id in the outputs: a matrix lab's ("02-tiled"), or a described lab's name. */
-const char *grade_lab_id(const grade_context *c);
 /* A journal entry's score item, and a dataset's entry; "64x64x64", or a described lab's shape. */
 cJSON *grade_item(const char *name, double score, double max, bool passed, const char *vis,
                   const char *output);
@@ -102,10 +100,9 @@ void grade_dataset_record(const grade_context *c, const grade_dataset *d, const 
                           const explanation *x, double per, cJSON *dsets, cJSON *items);
 
 /* Whole libwb programs (grade_program.c): whether a submission is graded as one (a described
- * lab, --libwb, or a file that defines main), the description it is graded by, and its
- * datasets and performance items (after the build and static checks of grade_one). */
+ * lab, --libwb, or a file that defines main), and its datasets and performance items (graded
+ * by the lab's runner_lab_whole description), after the build and static checks of grade_one. */
 bool grade_is_program(const grade_context *c, const submission *s);
-void grade_program_lab(const grade_context *c, runner_program_lab *out);
 void grade_program_datasets(const grade_context *c, const runner_config *cfg,
                             const runner_program *p, const runner_outcome *built, cJSON *items,
                             cJSON *e);

@@ -46,10 +46,10 @@ int grade_slurm_write_grading(const grade_context *c, const submission *subs, in
     add_path(doc, "hidden", o->hidden, err, &rc);
     add_path(doc, "rubric", o->rubric, err, &rc);
     add_path(doc, "out", o->out, err, &rc);
-    if (o->program)
-        add_path(doc, "program_lab", o->program->dir, err, &rc);
+    if (runner_lab_described(o->lab))
+        add_path(doc, "program_lab", runner_lab_described(o->lab)->dir, err, &rc);
     else
-        cJSON_AddStringToObject(doc, "lab", o->lab->id);
+        cJSON_AddStringToObject(doc, "lab", runner_lab_name(o->lab));
     cJSON_AddBoolToObject(doc, "libwb", o->libwb);
     cJSON_AddStringToObject(doc, "backend", runner_backend_name(o->backend));
     cJSON_AddNumberToObject(doc, "timeout", o->timeout);
@@ -172,10 +172,10 @@ static int read_size(const cJSON *doc, tl_size *out, const char *grading, tl_err
     return 0;
 }
 
-/* The lab: a built-in one by its id ("lab"), or a described one ("program_lab", whose
- * description is read again from its folder into `program`); exactly one of them. */
-static int read_lab(const cJSON *doc, grade_options *o, runner_program_lab *program,
-                    const char *grading, tl_error *err)
+/* The lab, into `into`: a built-in one by its id ("lab"), or a described one ("program_lab",
+ * whose description is read again from its folder); exactly one of them. */
+static int read_lab(const cJSON *doc, grade_options *o, runner_lab *into, const char *grading,
+                    tl_error *err)
 {
     const cJSON *lab = cJSON_GetObjectItemCaseSensitive(doc, "lab");
     const cJSON *described = cJSON_GetObjectItemCaseSensitive(doc, "program_lab");
@@ -184,25 +184,27 @@ static int read_lab(const cJSON *doc, grade_options *o, runner_program_lab *prog
                             "\"program_lab\" (a lab.json's folder), found %s", grading,
                             cJSON_IsString(lab) ? "both" : "neither");
     if (cJSON_IsString(described)) {
-        if (runner_program_lab_read(described->valuestring, program, err) != 0)
+        if (runner_lab_read(described->valuestring, into, err) != 0)
             return -1;
-        o->program = program;
-    } else if (!(o->lab = tl_lab_find(lab->valuestring))) {
-        return tl_error_set(err, "%s: \"lab\" is \"%.100s\", which is no lab of this kit",
-                            grading, lab->valuestring);
+    } else {
+        const tl_lab *matrix = tl_lab_find(lab->valuestring);
+        if (!matrix)
+            return tl_error_set(err, "%s: \"lab\" is \"%.100s\", which is no lab of this kit",
+                                grading, lab->valuestring);
+        runner_lab_of(matrix, into);
     }
+    o->lab = into;
     return 0;
 }
 
-/* The options the main process graded with, from its grading file. `program` receives a
- * described lab's description, read again from its folder. */
+/* The options the main process graded with, from its grading file, the lab into `lab`. */
 static int read_grading(const cJSON *doc, const char *grading, grade_options *o,
-                        runner_program_lab *program, tl_error *err)
+                        runner_lab *lab, tl_error *err)
 {
     memset(o, 0, sizeof *o);
     o->quiet = true;
     const char *backend = NULL;
-    if (read_lab(doc, o, program, grading, err) != 0 ||
+    if (read_lab(doc, o, lab, grading, err) != 0 ||
         read_text(doc, "submissions", false, &o->submissions, grading, err) != 0 ||
         read_text(doc, "datasets", false, &o->datasets, grading, err) != 0 ||
         read_text(doc, "hidden", true, &o->hidden, grading, err) != 0 ||
@@ -235,9 +237,9 @@ int grade_task(const char *grading, int index, tl_error *err)
         return tl_error_set(err, "%s: the grading file is not a JSON object", grading);
     }
     grade_options o;
-    static runner_program_lab program;
+    static runner_lab lab;
     grade_context *c = calloc(1, sizeof *c);
-    int rc = c ? read_grading(doc, grading, &o, &program, err) : tl_error_set(err, "out of memory");
+    int rc = c ? read_grading(doc, grading, &o, &lab, err) : tl_error_set(err, "out of memory");
     const cJSON *name = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "students"), index);
     if (rc == 0 && !cJSON_IsString(name))
         rc = tl_error_set(err, "%s: no submission %d", grading, index);

@@ -293,14 +293,19 @@ typedef struct runner_program_lab {
 /* Reads a description (`where`: a lab.json, or a folder holding one). Errors name the file, the
  * line (JSON syntax) or the key, and what was expected. */
 int runner_program_lab_read(const char *where, runner_program_lab *lab, tl_error *err);
-/* A lab as the commands name it: one of the registry's matrix labs (datagen.h's tl_lab), or a lab
- * described by a lab.json, whose programs are graded whole. */
+/* A lab as the commands name it, one value whichever kind it is: one of the registry's matrix
+ * labs (datagen.h's tl_lab), or a lab described by a lab.json, whose programs are graded whole.
+ * run, diagnose, grade (grade_options), the Slurm task and export carry this value and ask it
+ * what they need through the functions below (its name, datasets, rubric, performance size,
+ * whether it has a template and a reference, how a whole program of it is run); none keeps a
+ * matrix lab and a description side by side. */
 typedef enum runner_lab_kind {
     RUNNER_LAB_MATRIX = 0,
     RUNNER_LAB_DESCRIBED
 } runner_lab_kind;
 
 typedef struct runner_lab {
+    /* Read through the functions below (runner_lab_matrix, runner_lab_described). */
     runner_lab_kind kind;
     const tl_lab *matrix;         /* RUNNER_LAB_MATRIX; NULL otherwise */
     runner_program_lab described; /* RUNNER_LAB_DESCRIBED */
@@ -321,10 +326,27 @@ const char *runner_lab_name(const runner_lab *lab);
 bool runner_lab_shipped(const runner_lab *lab);
 /* Its datasets' folder: the kit's (ROOT/datasets/ID) or the description's. */
 void runner_lab_datasets(const runner_lab *lab, const char *root, char *out, size_t size);
-
-/* The description one of the kit's matrix labs gives a whole libwb program handed in for it:
- * type matrix, the error bound, input0.raw and input1.raw, output.raw, in `datasets`. */
-void runner_program_lab_for(const tl_lab *lab, const char *datasets, runner_program_lab *out);
+/* Its entry in the registry (datagen.h's tl_lab: host call, baseline, sizes, performance size,
+ * goal checks), which a lab file's capture and replay follow; NULL for a described lab, whose
+ * programs bring their own main and have none of these. */
+const tl_lab *runner_lab_matrix(const runner_lab *lab);
+/* A lab of the registry as a runner_lab (what runner_lab_resolve gives for its id). */
+void runner_lab_of(const tl_lab *matrix, runner_lab *out);
+/* A lab described by a lab.json (`where`: the file or its folder) as a runner_lab; as
+ * runner_program_lab_read. */
+int runner_lab_read(const char *where, runner_lab *out, tl_error *err);
+/* The size of the performance dataset a grading makes: the registry's tl_lab.perf, or
+ * RUNNER_PREDICT_SIZE cubed for a described lab (which has no reference to time against). */
+tl_size runner_lab_perf_size(const runner_lab *lab);
+/* The file that makes a folder one of its datasets: input0.raw, or a description's first input. */
+const char *runner_lab_dataset_marker(const runner_lab *lab);
+/* The rubric it is graded by where none is given: a description's own, else RUBRICS/ID.rubric
+ * (RUBRICS/program.rubric for a described lab that names none). */
+void runner_lab_rubric(const runner_lab *lab, const char *rubrics, char *out, size_t size);
+/* The description a whole libwb program handed in for it is run by: a described lab's own; for
+ * a matrix lab, type matrix, its error bound, input0.raw and input1.raw, output.raw, in
+ * `datasets`. */
+void runner_lab_whole(const runner_lab *lab, const char *datasets, runner_program_lab *out);
 /* Whether a source file defines main (a whole program rather than a lab file): "main" then
  * "(" outside comments, strings and character constants, not after "." or "->" (a call of a
  * member). False for a file that cannot be read. */
@@ -347,7 +369,8 @@ typedef struct runner_dataset {
 
 /* A dataset loaded once, for all one judgement of it needs: the inputs the replayer is given,
  * their shape (the capture's), and the reference product with each element's error bound,
- * computed once, which checks every run's result and draws the map of a wrong P. */
+ * computed once, which checks every run's result and draws the map of a wrong P. A whole
+ * program's generated matrix product (a matrix lab's performance dataset) is loaded as one too. */
 typedef struct runner_loaded {
     runner_dataset from;  /* where it came from (a folder's path stays the caller's) */
     tl_size shape;
@@ -429,7 +452,9 @@ void runner_result_free(runner_result *r);
  * imports would have read them, every run's answer checked here against the dataset's expected
  * output by the lab's rule (tl_check_answer; the sum of the partial results for answer "sum").
  * `d` a dataset folder holding lab->inputs and lab->output, or a generated matrix product.
- * The verdict and the program call's results are in out (calls[CAPLOG_CALL_PROGRAM]); returns
+ * Judged by runner_judge's rule (the safety checks, then a replay where runner_replay_again
+ * says so), written once for both. The verdict and the program call's results are in out
+ * (calls[CAPLOG_CALL_PROGRAM]); returns
  * -1 only when the kit itself failed (err). */
 typedef struct runner_program_opts {
     bool time;    /* time the kernels (warm-up and c->reps timed runs, every answer checked) */

@@ -115,11 +115,6 @@ static int read_random(unsigned char *bytes, size_t n, tl_error *err)
     return 0;
 }
 
-const char *export_lab_name(const export_settings *s)
-{
-    return s->program ? s->program->name : s->lab->id;
-}
-
 /* A described lab into the kit: a lab.json of its own (datasets and rubric beside it), the
  * datasets, the rubric. */
 static int copy_described(const runner_program_lab *lab, const char *to, tl_error *err)
@@ -161,7 +156,7 @@ static int copy_described(const runner_program_lab *lab, const char *to, tl_erro
 
 int export_copy_kit(const char *root, const export_settings *s, const char *to, tl_error *err)
 {
-    const tl_lab *lab = s->lab;
+    const tl_lab *lab = runner_lab_matrix(s->lab);
     if (make_dir(to, err) != 0)
         return -1;
     char src[PATH_MAX], dst[PATH_MAX];
@@ -188,8 +183,8 @@ int export_copy_kit(const char *root, const export_settings *s, const char *to, 
     closedir(d);
     /* The lab's own folders: the stub and handout, the reference solution the grader times
      * every student against, and the datasets; or the described lab's. */
-    if (rc == 0 && s->program)
-        rc = copy_described(s->program, to, err);
+    if (rc == 0 && runner_lab_described(s->lab))
+        rc = copy_described(runner_lab_described(s->lab), to, err);
     static const char *const lab_dirs[] = {"labs", "solutions", "datasets"};
     for (size_t i = 0; rc == 0 && lab && i < sizeof lab_dirs / sizeof lab_dirs[0]; i++) {
         snprintf(dst, sizeof dst, "%.3000s/%s", to, lab_dirs[i]);
@@ -205,7 +200,7 @@ int export_copy_kit(const char *root, const export_settings *s, const char *to, 
     char text[64 + 2 * EXPORT_ID_BYTES];
     if (read_random(id, sizeof id, err) != 0)
         return -1;
-    int len = snprintf(text, sizeof text, "%s ", export_lab_name(s));
+    int len = snprintf(text, sizeof text, "%s ", runner_lab_name(s->lab));
     for (size_t i = 0; i < sizeof id; i++)
         len += snprintf(text + len, sizeof text - (size_t)len, "%02x", id[i]);
     snprintf(text + len, sizeof text - (size_t)len, "\n");
@@ -236,7 +231,7 @@ int export_write_conf(const char *path, const export_settings *s, tl_error *err)
              "TILELAB_HIDDEN=%s\n"
              "# 1: built, captured and replayed in bubblewrap; 0: grade --no-sandbox\n"
              "TILELAB_SANDBOX=%d\n",
-             s->program ? EXPORT_DESCRIBED_DIR "/" : "", export_lab_name(s), s->timeout,
+             runner_lab_described(s->lab) ? EXPORT_DESCRIBED_DIR "/" : "", runner_lab_name(s->lab), s->timeout,
              s->hidden ? s->hidden : "", s->sandbox ? 1 : 0);
     return export_write_text(path, text, EXPORT_MODE_FILE, err);
 }

@@ -53,8 +53,9 @@ int export_stage_kit(const export_request *r, const char *kit_to, const char *hi
 {
     if (export_copy_kit(r->root, &r->settings, kit_to, err) != 0)
         return -1;
-    const char *marker = r->settings.program ? r->settings.program->inputs[0] : "input0.raw";
-    return r->hidden ? export_copy_datasets(r->hidden, marker, hidden_to, err) : 0;
+    return r->hidden ? export_copy_datasets(r->hidden, runner_lab_dataset_marker(r->settings.lab),
+                                            hidden_to, err)
+                     : 0;
 }
 
 /* The temporary folder a bundle is put together in: beside the output folder when it is to be
@@ -107,7 +108,7 @@ int export_bundle(const export_platform *p, const export_request *r, tl_error *e
         snprintf(out, sizeof out, "%s", r->out);
     else
         snprintf(out, sizeof out, p->out_is_folder ? "%s-%s" : "%s-%s.zip", p->name,
-                 export_lab_name(&r->settings));
+                 runner_lab_name(r->settings.lab));
     for (size_t n = strlen(out); p->out_is_folder && n > 1 && out[n - 1] == '/'; n--)
         out[n - 1] = '\0';
     struct stat st;

@@ -41,7 +41,7 @@ static void gradescope_done(const export_request *r, const char *out, char *text
     snprintf(text, size,
              "wrote %s: upload it as the autograder of a Gradescope programming assignment\n"
              "(lab %s%s, graded on the CPU backend; docs/export.md)\n",
-             out, export_lab_name(&r->settings), r->hidden ? ", with hidden datasets" : "");
+             out, runner_lab_name(r->settings.lab), r->hidden ? ", with hidden datasets" : "");
 }
 
 const export_platform export_gradescope = {"gradescope", false, false, gradescope_fill,
@@ -70,7 +70,7 @@ static int write_info_json(const export_request *r, const char *question, tl_err
              "    \"timeout\": %d\n"
              "  }\n"
              "}\n",
-             uuid, export_lab_name(&r->settings), r->image, PL_JOB_TIMEOUT);
+             uuid, runner_lab_name(r->settings.lab), r->image, PL_JOB_TIMEOUT);
     snprintf(path, sizeof path, "%.3000s/info.json", question);
     return export_write_text(path, text, EXPORT_MODE_FILE, err);
 }
@@ -86,7 +86,8 @@ static int write_info_json(const export_request *r, const char *question, tl_err
 static int write_question_html(const export_request *r, const char *question, tl_error *err)
 {
     char path[PATH_MAX], text[2048];
-    if (r->settings.program)
+    const runner_program_lab *described = runner_lab_described(r->settings.lab);
+    if (described)
         snprintf(text, sizeof text,
                  "<pl-question-panel>\n"
                  "  <p>%s: hand in your whole program (<code>main.cu</code>, with its own\n"
@@ -97,7 +98,7 @@ static int write_question_html(const export_request *r, const char *question, tl
                  "  <pl-file-editor file-name=\"main.cu\" ace-mode=\"ace/mode/c_cpp\">\n"
                  "  </pl-file-editor>\n"
                  "</pl-question-panel>\n" PL_SUBMISSION_PANEL,
-                 r->settings.program->title);
+                 described->title);
     else
         snprintf(text, sizeof text,
                  "<pl-question-panel>\n"
@@ -109,7 +110,7 @@ static int write_question_html(const export_request *r, const char *question, tl
                  "  <pl-file-editor file-name=\"template.cu\" ace-mode=\"ace/mode/c_cpp\"\n"
                  "                  source-file-name=\"template.cu\"></pl-file-editor>\n"
                  "</pl-question-panel>\n" PL_SUBMISSION_PANEL,
-                 r->settings.lab->id);
+                 runner_lab_name(r->settings.lab));
     snprintf(path, sizeof path, "%.3000s/question.html", question);
     return export_write_text(path, text, EXPORT_MODE_FILE, err);
 }
@@ -127,7 +128,7 @@ static int make_dirs(const char *base, const char *const *names, size_t n, tl_er
 
 static int prairielearn_fill(const export_request *r, const char *stage, tl_error *err)
 {
-    const char *id = export_lab_name(&r->settings);
+    const char *id = runner_lab_name(r->settings.lab);
     char kit[PATH_MAX], question[PATH_MAX], tests[PATH_MAX], path[PATH_MAX], from[PATH_MAX];
     snprintf(question, sizeof question, "questions/" PL_QUESTION_PREFIX "%s", id);
     const char *const dirs[] = {"serverFilesCourse", "questions", question};
@@ -152,7 +153,7 @@ static int prairielearn_fill(const export_request *r, const char *stage, tl_erro
     /* A described lab has no stub of tilelab's: the student starts from an empty editor. */
     snprintf(from, sizeof from, "%.3000s/labs/%s/template.cu", kit, id);
     snprintf(path, sizeof path, "%.3000s/template.cu", question);
-    if (!r->settings.program && export_copy_file(from, path, EXPORT_MODE_FILE, err) != 0)
+    if (runner_lab_shipped(r->settings.lab) && export_copy_file(from, path, EXPORT_MODE_FILE, err) != 0)
         return -1;
     export_settings s = r->settings;
     s.hidden = r->hidden ? EXPORT_HIDDEN_DIR : NULL;
@@ -169,7 +170,7 @@ static void prairielearn_done(const export_request *r, const char *out, char *te
              "wrote %s/: copy serverFilesCourse/ and questions/ into your course, build and push\n"
              "the grading image (docker build -t %s %s/serverFilesCourse/%s), then add the question\n"
              "to an assessment (lab %s%s, graded on the CPU backend; docs/export.md)\n",
-             out, r->image, out, EXPORT_KIT_DIR, export_lab_name(&r->settings),
+             out, r->image, out, EXPORT_KIT_DIR, runner_lab_name(r->settings.lab),
              r->hidden ? ", with hidden datasets" : "");
 }
 

@@ -2,6 +2,7 @@
  * `diagnose`, `bench` and `grade` give a dataset the same verdict and detail. The safety checks
  * first, then the replay on the configured backend where it can still change the verdict. */
 #include "runner_exec.h"
+#include "runner_judge.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -87,6 +88,54 @@ static void forget_output(const runner_judge_opts *opts)
         unlink(opts->save_output);
 }
 
+int runner_judge_apply(runner_backend b, const runner_judge_steps *s, runner_result *out,
+                       tl_error *err)
+{
+    bool incomplete = false;
+    if (s->checks) {
+        int rc = s->checked(s->ctx, out, err);
+        if (rc != 0 || !runner_replay_again(b, s->more, out->verdict))
+            return rc;
+        incomplete = out->verdict == TL_VERDICT_TIMEOUT;
+        s->forget(s->ctx, out);
+    }
+    int rc = s->plain(s->ctx, out, err);
+    if (rc == 0 && incomplete)
+        runner_safety_incomplete(out);
+    return rc;
+}
+
+/* A lab file's dataset, as runner_judge's steps see it. */
+typedef struct lab_judgement {
+    const runner_config *c;
+    const runner_program *p;
+    const runner_capture *cap;
+    const tl_lab *lab;
+    const runner_loaded *d;
+    const runner_judge_opts *opts;
+} lab_judgement;
+
+static int lab_checked(void *ctx, runner_result *out, tl_error *err)
+{
+    const lab_judgement *j = ctx;
+    return runner_safety(j->c, j->p, j->cap, j->lab, j->d, j->opts->save_output, out, err);
+}
+
+static int lab_plain(void *ctx, runner_result *out, tl_error *err)
+{
+    const lab_judgement *j = ctx;
+    runner_replay_opts ro = {.time = j->opts->time, .baseline = j->opts->baseline,
+                             .save_output = j->opts->save_output};
+    return runner_replay_loaded(j->c, j->p, j->cap, j->lab, j->d, &ro, out, err);
+}
+
+static void lab_forget(void *ctx, runner_result *out)
+{
+    const lab_judgement *j = ctx;
+    runner_result_free(out);
+    forget_output(j->opts);
+}
+
 int runner_judge(const runner_config *c, const runner_program *p, const runner_capture *cap,
                  const tl_lab *lab, const runner_loaded *d, const runner_judge_opts *opts,
                  runner_result *out, tl_error *err)
@@ -102,22 +151,12 @@ int runner_judge(const runner_config *c, const runner_program *p, const runner_c
             return kit_failed(err, out);
         return 0;
     }
-    bool incomplete = false;
-    if (opts->safety && runner_safety_applies(d->shape)) {
-        if (runner_safety(c, p, cap, lab, d, opts->save_output, out, err) != 0)
-            return kit_failed(err, out);
-        bool more = opts->time || (opts->baseline && lab->baseline);
-        if (!runner_replay_again(c->backend, more, out->verdict))
-            return 0;
-        incomplete = out->verdict == TL_VERDICT_TIMEOUT;
-        runner_result_free(out);
-        forget_output(opts);
-    }
-    runner_replay_opts ro = {.time = opts->time, .baseline = opts->baseline,
-                             .save_output = opts->save_output};
-    if (runner_replay_loaded(c, p, cap, lab, d, &ro, out, err) != 0)
+    lab_judgement j = {c, p, cap, lab, d, opts};
+    runner_judge_steps steps = {
+        .checks = opts->safety && runner_safety_applies(d->shape),
+        .more = opts->time || (opts->baseline && lab->baseline),
+        .checked = lab_checked, .plain = lab_plain, .forget = lab_forget, .ctx = &j};
+    if (runner_judge_apply(c->backend, &steps, out, err) != 0)
         return kit_failed(err, out);
-    if (incomplete)
-        runner_safety_incomplete(out);
     return 0;
 }

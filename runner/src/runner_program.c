@@ -6,6 +6,7 @@
 #include "replay_protocol.h"
 #include "runner_config.h"
 #include "runner_exec.h"
+#include "runner_judge.h"
 #include "runner_model.h"
 #include "runner_program_inputs.h"
 #include "runner_sandbox.h"
@@ -248,7 +249,8 @@ typedef struct replay_job {
 } replay_job;
 
 /* The dataset's elements (inputs and answer) and multiply-adds (matrix labs), for the limits. */
-static void job_size(const replay_job *j, const program_generated *g, int64_t *elements, int64_t *macs)
+static void job_size(const replay_job *j, const runner_loaded *g, int64_t *elements,
+                     int64_t *macs)
 {
     const program_check *pc = j->pc;
     *elements = (int64_t)pc->rows * pc->cols * pc->channels;
@@ -257,7 +259,7 @@ static void job_size(const replay_job *j, const program_generated *g, int64_t *e
     *macs = 0;
     if (pc->spec.type == TL_ANSWER_MATRIX)
         *macs = (int64_t)pc->rows * pc->cols *
-                (pc->spec.A ? pc->spec.A->cols : g->made ? g->in[0].cols : 1);
+                (pc->spec.A ? pc->spec.A->cols : g->from.generated ? g->A.cols : 1);
 }
 
 /* The replayer's command line for a job, and its time limit. */
@@ -456,9 +458,38 @@ static replay_job counting_job(const replay_job *job, const runner_config *count
     return j;
 }
 
-/* Replay, and every answer checked: first with the CPU backend's safety checks where the
- * dataset is small enough (a race or a stray access is unsafe on every backend), then on the
- * backend asked for where runner_replay_again says so, as a lab file's datasets are judged. */
+/* A whole program's dataset, as the judge's steps see it. */
+typedef struct program_judgement {
+    const replay_job *job;
+    const runner_program_lab *lab;
+    int64_t elements, macs;
+} program_judgement;
+
+static int program_checked(void *ctx, runner_result *out, tl_error *err)
+{
+    const program_judgement *j = ctx;
+    return checked_replay(j->job, j->lab, j->elements, j->macs, out, err);
+}
+
+static int program_plain(void *ctx, runner_result *out, tl_error *err)
+{
+    const program_judgement *j = ctx;
+    return replay_once(j->job, j->elements, j->macs, out, err);
+}
+
+static void program_forget(void *ctx, runner_result *out)
+{
+    (void)ctx;
+    runner_result_free(out);
+    memset(out, 0, sizeof *out);
+    out->calls[CAPLOG_CALL_PROGRAM].run = true;
+    out->calls[CAPLOG_CALL_PROGRAM].verdict = TL_VERDICT_PASS;
+}
+
+/* Replay, and every answer checked, by the judge's rule (runner_judge_apply), as a lab file's
+ * datasets are judged: first with the CPU backend's safety checks where the dataset is small
+ * enough (a race or a stray access is unsafe on every backend), then on the backend asked for
+ * where runner_replay_again says so. */
 static int replay_program(const runner_config *c, const runner_program *p,
                           const runner_program_lab *lab, const runner_program_opts *opts,
                           program_run *pr, runner_result *out, tl_error *err)
@@ -474,22 +505,13 @@ static int replay_program(const runner_config *c, const runner_program *p,
         job = counting_job(&job, &counted, lab, opts);
         return replay_once(&job, elements, macs, out, err);
     }
-    bool incomplete = false; /* the checked replay timed out, and a GPU's run decides */
-    if (opts->safety && elements <= RUNNER_PROGRAM_SAFETY_MAX_ELEMENTS &&
-        (double)macs <= RUNNER_SAFETY_MAX_MACS) {
-        int rc = checked_replay(&job, lab, elements, macs, out, err);
-        if (rc != 0 || !runner_replay_again(c->backend, opts->time, out->verdict))
-            return rc;
-        incomplete = out->verdict == TL_VERDICT_TIMEOUT;
-        runner_result_free(out);
-        memset(out, 0, sizeof *out);
-        out->calls[CAPLOG_CALL_PROGRAM].run = true;
-        out->calls[CAPLOG_CALL_PROGRAM].verdict = TL_VERDICT_PASS;
-    }
-    int rc = replay_once(&job, elements, macs, out, err);
-    if (rc == 0 && incomplete)
-        runner_safety_incomplete(out);
-    return rc;
+    program_judgement j = {&job, lab, elements, macs};
+    runner_judge_steps steps = {
+        .checks = opts->safety && elements <= RUNNER_PROGRAM_SAFETY_MAX_ELEMENTS &&
+                  (double)macs <= RUNNER_SAFETY_MAX_MACS,
+        .more = opts->time,
+        .checked = program_checked, .plain = program_plain, .forget = program_forget, .ctx = &j};
+    return runner_judge_apply(c->backend, &steps, out, err);
 }
 
 int runner_program_run(const runner_config *c, const runner_program *p,
@@ -515,7 +537,7 @@ int runner_program_run(const runner_config *c, const runner_program *p,
                                   : NULL;
     pr->pc.call = call;
     tl_error bad;
-    const tl_matrix *made = pr->g.made ? pr->g.in : NULL;
+    const runner_loaded *made = pr->g.from.generated ? &pr->g : NULL;
     if (call && program_write_inputs(pr->in, lab, d, made, call, &bad) != 0) {
         program_bad_input(out, &bad);
         call = NULL;

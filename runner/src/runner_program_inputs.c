@@ -73,7 +73,7 @@ static const tl_import_kind import_kinds[CAPLOG_INPUT_KINDS] = {
 
 /* hI<n>: input file input_file[n] as the program imported it. */
 int program_write_inputs(const char *dir, const runner_program_lab *lab, const runner_dataset *d,
-                        const tl_matrix *gen, const caplog_call *call, tl_error *err)
+                        const runner_loaded *gen, const caplog_call *call, tl_error *err)
 {
     for (int n = 0; n < call->ninputs; n++) {
         int f = call->input_file[n];
@@ -84,11 +84,12 @@ int program_write_inputs(const char *dir, const runner_program_lab *lab, const r
         char path[PATH_MAX];
         snprintf(path, sizeof path, "%.3000s/%.1000s", d->dir ? d->dir : "", lab->inputs[f]);
         if (gen) {
-            if (call->input_kind[n] != CAPLOG_INPUT_REAL)
+            if (call->input_kind[n] != CAPLOG_INPUT_REAL || f > 1)
                 return tl_error_set(err, "a generated input imported as %s",
                                     caplog_input_kind_name(call->input_kind[n]));
-            imp.data = gen[f].data;
-            imp.bytes = sizeof(float) * (size_t)gen[f].rows * (size_t)gen[f].cols;
+            const tl_matrix *m = f == 0 ? &gen->A : &gen->B;
+            imp.data = m->data;
+            imp.bytes = sizeof(float) * (size_t)m->rows * (size_t)m->cols;
         } else if (tl_import_file(path, import_kinds[call->input_kind[n]], &imp, err) != 0) {
             return -1;
         }
@@ -109,31 +110,11 @@ int program_write_inputs(const char *dir, const runner_program_lab *lab, const r
     return 0;
 }
 
-int program_generate(const runner_dataset *d, program_generated *g, tl_error *err)
-{
-    memset(g, 0, sizeof *g);
-    if (tl_matrix_alloc(&g->in[0], d->size.m, d->size.k, err) != 0 ||
-        tl_matrix_alloc(&g->in[1], d->size.k, d->size.n, err) != 0)
-        return -1;
-    tl_fill_inputs(d->seed, 0, d->size, &g->in[0], &g->in[1]);
-    g->made = true;
-    return tl_product_ref_init(&g->ref, &g->in[0], &g->in[1], NULL, 0, err);
-}
-
-void program_generated_free(program_generated *g)
-{
-    if (!g->made)
-        return;
-    tl_matrix_free(&g->in[0]);
-    tl_matrix_free(&g->in[1]);
-    tl_product_ref_free(&g->ref);
-}
-
 /* ---- one program run's dataset and capture ------------------------------------------------ */
 
 /* The expected output's shape, and for the bound of a product its inputs. */
 static int prepare_check(const runner_program_lab *lab, const runner_dataset *d,
-                         program_generated *g, tl_matrix inputs[2], program_check *pc,
+                         const runner_loaded *g, tl_matrix inputs[2], program_check *pc,
                          char *expected, size_t size, tl_error *err)
 {
     memset(pc, 0, sizeof *pc);
@@ -141,10 +122,10 @@ static int prepare_check(const runner_program_lab *lab, const runner_dataset *d,
     if (tl_answer_type_parse(lab->type, &pc->spec.type) != 0)
         return tl_error_set(err, "unknown answer type \"%s\"", lab->type);
     pc->spec.tolerance = lab->tolerance;
-    if (g->made) {
+    if (g->from.generated) {
         pc->ref = &g->ref;
-        pc->rows = g->in[0].rows;
-        pc->cols = g->in[1].cols;
+        pc->rows = g->A.rows;
+        pc->cols = g->B.cols;
         pc->channels = 1;
         return 0;
     }
@@ -194,12 +175,14 @@ int program_prepare(const runner_program_lab *lab, const runner_dataset *d, prog
                     runner_result *out, tl_error *err)
 {
     tl_error bad;
-    if (d->generated && program_generate(d, &pr->g, err) != 0)
+    if (d->generated && runner_loaded_read(d, &pr->g, err) != 0)
         return -1;
     for (int i = 0; i < lab->ninputs; i++) {
         char path[PATH_MAX];
         snprintf(path, sizeof path, "%.3000s/%.1000s", d->dir ? d->dir : "", lab->inputs[i]);
-        const tl_matrix *made = pr->g.made && i < 2 ? &pr->g.in[i] : NULL;
+        const tl_matrix *made = !pr->g.from.generated ? NULL : i == 0 ? &pr->g.A
+                                : i == 1                ? &pr->g.B
+                                                        : NULL;
         if (program_write_stub(pr->stubs, i, path, made, &bad) != 0) {
             program_bad_input(out, &bad);
             return 0;
@@ -248,7 +231,7 @@ void program_run_free(program_run *pr)
 {
     if (pr->captured)
         runner_capture_free(&pr->cap);
-    program_generated_free(&pr->g);
+    runner_loaded_free(&pr->g);
     tl_matrix_free(&pr->inputs[0]);
     tl_matrix_free(&pr->inputs[1]);
     files_remove_tree(pr->work);

@@ -6,25 +6,15 @@
 
 #include "runner.h"
 
-/* Inputs and expected output of a generated dataset (a matrix lab's performance dataset). */
-typedef struct program_generated {
-    tl_matrix in[2];
-    tl_product_ref ref;
-    bool made;
-} program_generated;
-
-/* Makes the inputs and the reference of a generated product (d->generated). */
-int program_generate(const runner_dataset *d, program_generated *g, tl_error *err);
-void program_generated_free(program_generated *g);
-
 /* Writes DIR/INDEX (DIR/expected for index -1): the stub of `file` (CAPLOG_STUB_MAGIC: its
  * shape only), or of a generated matrix. -1 with err naming the file when it cannot be read. */
 int program_write_stub(const char *dir, int index, const char *file, const tl_matrix *generated,
                        tl_error *err);
-/* Writes DIR/hI<n> for every input the capture recorded: the dataset's file (or generated
- * matrix) as the program imported it, exactly the bytes its import took. */
+/* Writes DIR/hI<n> for every input the capture recorded: the dataset's file (or a generated
+ * product's A and B, `gen`; NULL: none) as the program imported it, exactly the bytes its
+ * import took. */
 int program_write_inputs(const char *dir, const runner_program_lab *lab, const runner_dataset *d,
-                         const tl_matrix *gen, const caplog_call *call, tl_error *err);
+                         const runner_loaded *gen, const caplog_call *call, tl_error *err);
 
 /* How a program's answer is checked: the lab's rule, the recorded call, and the expected
  * output (a file, or a generated product's reference) with its shape. */
@@ -40,7 +30,8 @@ typedef struct program_check {
 /* One program run's folders and what it read, from the dataset to the last replay. */
 typedef struct program_run {
     char work[PATH_MAX], stubs[PATH_MAX], in[PATH_MAX], expected[PATH_MAX];
-    program_generated g;
+    runner_loaded g;            /* a generated product (g.from.generated), loaded as the judge
+                                   loads one: its inputs and reference */
     tl_matrix inputs[2];
     program_check pc;
     runner_capture cap;

@@ -189,8 +189,7 @@ int runner_lab_resolve(const char *name, runner_lab *out, tl_error *err)
         return 0;
     if (access(name, F_OK) != 0)
         return RUNNER_LAB_UNKNOWN;
-    out->kind = RUNNER_LAB_DESCRIBED;
-    return runner_program_lab_read(name, &out->described, err) == 0 ? 0 : -1;
+    return runner_lab_read(name, out, err) == 0 ? 0 : -1;
 }
 
 const runner_program_lab *runner_lab_described(const runner_lab *lab)
@@ -213,7 +212,8 @@ void runner_lab_datasets(const runner_lab *lab, const char *root, char *out, siz
         snprintf(out, size, "%.3000s/datasets/%s", root, lab->matrix->id);
 }
 
-void runner_program_lab_for(const tl_lab *lab, const char *datasets, runner_program_lab *out)
+/* A matrix lab's description for a whole program (runner_lab_whole). */
+static void runner_program_lab_for(const tl_lab *lab, const char *datasets, runner_program_lab *out)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->name, sizeof out->name, "%s", lab->id);
@@ -228,6 +228,54 @@ void runner_program_lab_for(const tl_lab *lab, const char *datasets, runner_prog
     snprintf(out->datasets, sizeof out->datasets, "%s", datasets);
     snprintf(out->dir, sizeof out->dir, "%s", datasets);
 }
+
+const tl_lab *runner_lab_matrix(const runner_lab *lab)
+{
+    return lab->kind == RUNNER_LAB_MATRIX ? lab->matrix : NULL;
+}
+
+void runner_lab_of(const tl_lab *matrix, runner_lab *out)
+{
+    memset(out, 0, sizeof *out);
+    out->matrix = matrix;
+}
+
+int runner_lab_read(const char *where, runner_lab *out, tl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = RUNNER_LAB_DESCRIBED;
+    return runner_program_lab_read(where, &out->described, err);
+}
+
+tl_size runner_lab_perf_size(const runner_lab *lab)
+{
+    if (lab->kind == RUNNER_LAB_MATRIX)
+        return lab->matrix->perf;
+    return (tl_size){RUNNER_PREDICT_SIZE, RUNNER_PREDICT_SIZE, RUNNER_PREDICT_SIZE};
+}
+
+const char *runner_lab_dataset_marker(const runner_lab *lab)
+{
+    return lab->kind == RUNNER_LAB_DESCRIBED ? lab->described.inputs[0] : "input0.raw";
+}
+
+void runner_lab_rubric(const runner_lab *lab, const char *rubrics, char *out, size_t size)
+{
+    if (lab->kind == RUNNER_LAB_DESCRIBED && lab->described.rubric[0])
+        snprintf(out, size, "%s", lab->described.rubric);
+    else
+        snprintf(out, size, "%s/%s.rubric", rubrics,
+                 lab->kind == RUNNER_LAB_DESCRIBED ? "program" : lab->matrix->id);
+}
+
+void runner_lab_whole(const runner_lab *lab, const char *datasets, runner_program_lab *out)
+{
+    if (lab->kind == RUNNER_LAB_DESCRIBED)
+        *out = lab->described;
+    else
+        runner_program_lab_for(lab->matrix, datasets, out);
+}
+
 
 /* The text with comments, strings and character constants blanked (newlines kept). */
 static void blank_non_code(char *t)

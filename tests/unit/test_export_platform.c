@@ -11,7 +11,7 @@ static int toy_fill(const export_request *r, const char *stage, tl_error *err)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%.3000s/toy.txt", stage);
-    const char *lab = export_lab_name(&r->settings);
+    const char *lab = runner_lab_name(r->settings.lab);
     if (tl_write_file_atomic(path, lab, strlen(lab), err) != 0)
         return -1;
     snprintf(path, sizeof path, "%.3000s/%s", stage, EXPORT_CONF);
@@ -20,7 +20,7 @@ static int toy_fill(const export_request *r, const char *stage, tl_error *err)
 
 static void toy_done(const export_request *r, const char *out, char *text, size_t size)
 {
-    snprintf(text, size, "wrote %s: the toy's bundle of %s\n", out, export_lab_name(&r->settings));
+    snprintf(text, size, "wrote %s: the toy's bundle of %s\n", out, runner_lab_name(r->settings.lab));
 }
 
 static int broken_fill(const export_request *r, const char *stage, tl_error *err)
@@ -47,9 +47,11 @@ static void fini(void)
 
 static export_request request_for(const char *out)
 {
-    export_request r = {.settings = {.lab = tl_lab_find("02"), .timeout = 10, .sandbox = true},
+    static runner_lab lab;
+    cr_assert_not_null(tl_lab_find("02"));
+    runner_lab_of(tl_lab_find("02"), &lab);
+    export_request r = {.settings = {.lab = &lab, .timeout = 10, .sandbox = true},
                         .root = ".", .out = out, .image = "tilelab-grader"};
-    cr_assert_not_null(r.settings.lab);
     return r;
 }
 

@@ -107,7 +107,7 @@ Test(registry, one_resolution_gives_a_matrix_lab_or_a_described_one, .init = reg
     tl_error err;
     cr_assert_eq(runner_lab_resolve("toy", &lab, &err), 0);
     cr_expect_eq(lab.kind, RUNNER_LAB_MATRIX);
-    cr_expect_eq(lab.matrix, tl_lab_find("07-toy"));
+    cr_expect_eq(runner_lab_matrix(&lab), tl_lab_find("07-toy"));
     cr_expect_null(runner_lab_described(&lab));
     cr_expect_str_eq(runner_lab_name(&lab), "07-toy");
     cr_expect(runner_lab_shipped(&lab));
@@ -120,14 +120,54 @@ Test(registry, one_resolution_gives_a_matrix_lab_or_a_described_one, .init = reg
     const char *described = TILELAB_TEST_DATA "/../../examples/kit-labs/vector-add";
     cr_assert_eq(runner_lab_resolve(described, &lab, &err), 0, "%s", err.msg);
     cr_expect_eq(lab.kind, RUNNER_LAB_DESCRIBED);
-    cr_expect_null(lab.matrix);
+    cr_expect_null(runner_lab_matrix(&lab));
     cr_assert_not_null(runner_lab_described(&lab));
     cr_expect_str_eq(runner_lab_name(&lab), "vector-add");
     cr_expect_not(runner_lab_shipped(&lab));
     runner_lab_datasets(&lab, "/kit", datasets, sizeof datasets);
-    cr_expect_str_eq(datasets, lab.described.datasets);
+    cr_expect_str_eq(datasets, runner_lab_described(&lab)->datasets);
     cr_expect(strstr(datasets, "vector-add/datasets") != NULL, "%s", datasets);
 
     /* a path that is there but holds no description is an error, not an unknown lab */
     cr_expect_eq(runner_lab_resolve(TILELAB_TEST_DATA, &lab, &err), -1);
+}
+
+/* What run, diagnose, grade and export ask of a lab comes from the one value, whichever its
+ * kind: a registered matrix lab answers from its registry entry, a lab.json from its
+ * description. A wrong answer here would send a grading to the wrong datasets or rubric, or
+ * run a whole program by the wrong inputs. */
+Test(registry, a_labs_capabilities_come_from_the_one_value, .init = register_toy)
+{
+    runner_lab toy_lab, reduction;
+    tl_error err;
+    runner_lab_of(tl_lab_find("toy"), &toy_lab);
+    cr_expect_str_eq(runner_lab_name(&toy_lab), "07-toy");
+    tl_size perf = runner_lab_perf_size(&toy_lab);
+    cr_expect(perf.m == 8 && perf.k == 8 && perf.n == 8);
+    cr_expect_str_eq(runner_lab_dataset_marker(&toy_lab), "input0.raw");
+    char path[PATH_MAX];
+    runner_lab_rubric(&toy_lab, "/rubrics", path, sizeof path);
+    cr_expect_str_eq(path, "/rubrics/07-toy.rubric");
+    runner_program_lab whole;
+    runner_lab_whole(&toy_lab, "/kit/datasets/07-toy", &whole);
+    cr_expect_str_eq(whole.name, "07-toy");
+    cr_expect_str_eq(whole.type, "matrix");
+    cr_expect_eq(whole.ninputs, 2);
+    cr_expect_str_eq(whole.inputs[1], "input1.raw");
+    cr_expect_str_eq(whole.datasets, "/kit/datasets/07-toy");
+    cr_expect_eq(whole.answer, RUNNER_ANSWER_AS_IS);
+
+    const char *folder = TILELAB_TEST_DATA "/../../examples/kit-labs/reduction";
+    cr_assert_eq(runner_lab_read(folder, &reduction, &err), 0, "%s", err.msg);
+    cr_expect_null(runner_lab_matrix(&reduction));
+    cr_expect_str_eq(runner_lab_name(&reduction), "reduction");
+    perf = runner_lab_perf_size(&reduction);
+    cr_expect(perf.m == RUNNER_PREDICT_SIZE && perf.n == RUNNER_PREDICT_SIZE);
+    cr_expect_str_eq(runner_lab_dataset_marker(&reduction), "input.raw");
+    runner_lab_rubric(&reduction, "/rubrics", path, sizeof path);
+    cr_expect_str_eq(path, "/rubrics/program.rubric");
+    runner_lab_whole(&reduction, "/elsewhere", &whole);
+    cr_expect_eq(whole.answer, RUNNER_ANSWER_SUM);
+    cr_expect_str_eq(whole.datasets, runner_lab_described(&reduction)->datasets);
+    cr_expect_eq(runner_lab_read(TILELAB_TEST_DATA, &reduction, &err), -1);
 }
