@@ -42,8 +42,8 @@ typedef struct replay_module {
 /* One timed launch sequence, with what must happen before it outside the timed region. */
 typedef void (*replay_step)(void *ctx, int rep);
 
+/* A backend's name is its row's in runner_backend.h (runner_backend_name), never its own. */
 typedef struct replay_backend {
-    const char *name;
     /* Opens the device and loads the module; -1 with *why set and err filled. */
     int (*open)(const replay_module *m, replay_device **out, replay_failure *why, tl_error *err);
     void (*close)(replay_device *d);

@@ -396,7 +396,7 @@ static void cpu_set_baseline(replay_device *d, bool on)
 }
 
 const replay_backend replay_cpu_backend = {
-    "cpu",          cpu_open,     cpu_close,          cpu_device_name,      cpu_alloc,
+    cpu_open,     cpu_close,          cpu_device_name,      cpu_alloc,
     cpu_upload,     cpu_download, cpu_fill,           cpu_poison,           cpu_copy,
     cpu_launch,     cpu_sync,     cpu_save_variables, cpu_restore_variables, cpu_time,
     cpu_failure,    cpu_set_sampling, cpu_set_baseline, cpu_write_variable,

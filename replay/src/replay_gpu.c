@@ -342,7 +342,7 @@ static int gpu_write_variable(replay_device *d, const char *name, uint64_t offse
 }
 
 const replay_backend replay_gpu_backend = {
-    "gpu",          gpu_open,     gpu_close,          gpu_device_name,      gpu_alloc,
+    gpu_open,     gpu_close,          gpu_device_name,      gpu_alloc,
     gpu_upload,     gpu_download, gpu_fill,           gpu_poison,           gpu_copy,
     gpu_launch,     gpu_sync,     gpu_save_variables, gpu_restore_variables, gpu_time,
     gpu_failure,    NULL,         NULL,               gpu_write_variable,

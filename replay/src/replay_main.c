@@ -504,7 +504,7 @@ int main(int argc, char **argv)
     r.o = &o;
     r.be = backends[o.kind];
     cJSON *doc = cJSON_CreateObject();
-    cJSON_AddStringToObject(doc, "backend", r.be->name);
+    cJSON_AddStringToObject(doc, "backend", runner_backend_name(o.kind));
     cJSON *calls = cJSON_AddArrayToObject(doc, "calls");
     tl_error err;
     replay_status status = REPLAY_STATUS_OK;
